@@ -1,0 +1,2 @@
+//! Shared helpers of the benchmarks (work in progress).
+#![forbid(unsafe_code)]

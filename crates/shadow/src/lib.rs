@@ -1,0 +1,2 @@
+//! Tree-builder shadow (work in progress, issue 3).
+#![forbid(unsafe_code)]

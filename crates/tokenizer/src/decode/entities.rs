@@ -1,0 +1,1 @@
+//! PLACEHOLDER — to be generated (helper H1a).

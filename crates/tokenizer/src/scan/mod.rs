@@ -1,0 +1,1 @@
+//! The raw scanner's state handlers, grouped by spec subsection.

@@ -1,0 +1,102 @@
+//! The consumer side of the tokenizer: [`TokenSink`] and its [`Feedback`].
+
+use crate::{ParseError, TextMode, Token, TokenKind};
+
+/// What the consumer tells the tokenizer after each token.
+///
+/// The tokenizer never decides a text mode from a tag name on its own: the
+/// tree builder does (the Standard's tree construction switches the
+/// tokenizer to RCDATA, RAWTEXT, script data or PLAINTEXT only when it really
+/// inserts such an element). After a start tag, `text_mode` is the state the
+/// tokenizer continues in; the end tag that leaves it is the Standard's
+/// "appropriate end tag", named after that start tag. `text_mode` is ignored
+/// after other tokens. `cdata_allowed` says whether the adjusted current node
+/// is not in the HTML namespace, i.e. whether `<![CDATA[` opens a CDATA
+/// section; it holds until the next feedback.
+///
+/// # Example
+/// ```
+/// use htrewrite_tokenizer::{Feedback, TextMode};
+/// let f = Feedback { text_mode: TextMode::Rawtext, ..Feedback::default() };
+/// assert!(!f.cdata_allowed);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Feedback {
+    /// The state to continue in after a start tag.
+    pub text_mode: TextMode,
+    /// Whether CDATA sections are allowed from now on.
+    pub cdata_allowed: bool,
+}
+
+/// Receives tokens from a [`Tokenizer`](crate::Tokenizer), one call per token,
+/// in input order.
+///
+/// `Ok`/`Err` do not exist here: a sink that can fail records its failure and
+/// the caller stops feeding (the rewriter does exactly that).
+pub trait TokenSink {
+    /// Handles one token and answers with the [`Feedback`] for the next.
+    fn token(&mut self, token: &Token<'_>) -> Feedback;
+
+    /// Receives the parse errors that the tokenizer itself detects between
+    /// tokens (`eof-in-cdata`, `eof-in-script-html-comment-like-text`, and,
+    /// when enabled, input stream errors). Errors inside a token are
+    /// available from [`Token::parse_errors`]. The default ignores them.
+    fn parse_error(&mut self, error: ParseError) {
+        let _ = error;
+    }
+}
+
+/// The text mode the Standard's tree builder picks for a start tag in HTML
+/// content in the common case, by tag name alone (`name` lowercase).
+///
+/// This is the by-tag-name policy for tests and standalone use; it is wrong
+/// wherever tree construction matters (`<svg><style>`, `<frameset><style>`,
+/// `<noscript>` with scripting off…). The rewriter uses the tree-builder
+/// shadow instead.
+///
+/// # Example
+/// ```
+/// use htrewrite_tokenizer::{text_mode_for_tag, TextMode};
+/// assert_eq!(text_mode_for_tag(b"script", true), TextMode::ScriptData);
+/// assert_eq!(text_mode_for_tag(b"noscript", false), TextMode::Data);
+/// assert_eq!(text_mode_for_tag(b"div", true), TextMode::Data);
+/// ```
+pub fn text_mode_for_tag(name: &[u8], scripting: bool) -> TextMode {
+    match name {
+        b"title" | b"textarea" => TextMode::Rcdata,
+        b"style" | b"xmp" | b"iframe" | b"noembed" | b"noframes" => TextMode::Rawtext,
+        b"noscript" if scripting => TextMode::Rawtext,
+        b"script" => TextMode::ScriptData,
+        b"plaintext" => TextMode::Plaintext,
+        _ => TextMode::Data,
+    }
+}
+
+/// A [`TokenSink`] that applies [`text_mode_for_tag`] (scripting on) and hands
+/// each token to a closure.
+///
+/// # Example
+/// ```
+/// use htrewrite_tokenizer::{TagNamePolicy, Tokenizer, TokenKind};
+/// let mut kinds = Vec::new();
+/// let mut sink = TagNamePolicy(|t: &htrewrite_tokenizer::Token<'_>| kinds.push(t.kind()));
+/// let mut tok = Tokenizer::new();
+/// tok.feed(b"<style><b></style>", &mut sink);
+/// tok.finish(&mut sink);
+/// drop(sink);
+/// assert_eq!(kinds.len(), 3); // start tag, RAWTEXT text, end tag
+/// ```
+pub struct TagNamePolicy<F>(pub F);
+
+impl<F: FnMut(&Token<'_>)> TokenSink for TagNamePolicy<F> {
+    fn token(&mut self, token: &Token<'_>) -> Feedback {
+        (self.0)(token);
+        match token.kind() {
+            TokenKind::StartTag => {
+                let name = token.tag_name();
+                Feedback { text_mode: text_mode_for_tag(name.as_bytes(), true), cdata_allowed: false }
+            }
+            _ => Feedback::default(),
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! Tokens: kind, exact raw bytes, absolute span, and decoded views computed on demand.
+
+use std::borrow::Cow;
+
+use crate::decode;
+use crate::{ParseError, ParseErrorCode, Rel, Span};
+
+/// The text mode a piece of text was tokenized in, and the mode the consumer
+/// asks for after a start tag.
+///
+/// Each variant is a tokenizer state of the Standard; the mode decides which
+/// character references are decoded, how U+0000 is treated, and what ends the
+/// text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TextMode {
+    /// [Data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state):
+    /// character references decoded, U+0000 kept (a parse error).
+    #[default]
+    Data,
+    /// [RCDATA state](https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state)
+    /// (`<title>`, `<textarea>`): character references decoded, U+0000 → U+FFFD.
+    Rcdata,
+    /// [RAWTEXT state](https://html.spec.whatwg.org/multipage/parsing.html#rawtext-state)
+    /// (`<style>`, `<xmp>`, `<iframe>`, …): no references, U+0000 → U+FFFD.
+    Rawtext,
+    /// [Script data state](https://html.spec.whatwg.org/multipage/parsing.html#script-data-state),
+    /// with its escape states: no references, U+0000 → U+FFFD.
+    ScriptData,
+    /// [PLAINTEXT state](https://html.spec.whatwg.org/multipage/parsing.html#plaintext-state):
+    /// everything to the end of input is text.
+    Plaintext,
+    /// [CDATA section state](https://html.spec.whatwg.org/multipage/parsing.html#cdata-section-state)
+    /// (only in foreign content): no references, U+0000 kept.
+    CdataSection,
+}
+
+/// Where a comment token came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// `<!-- … -->` (also `<!-->`, `<!--->`, `--!>` endings and EOF).
+    Regular,
+    /// A [bogus comment](https://html.spec.whatwg.org/multipage/parsing.html#bogus-comment-state)
+    /// opened by `<!` (including `<![CDATA[` where CDATA is not allowed).
+    BogusMarkupDeclaration,
+    /// A bogus comment opened by `</` and a character that cannot start a tag name.
+    BogusEndTag,
+    /// A bogus comment opened by `<?` whose target is invalid or disallowed
+    /// (`xml`, `xml-stylesheet`); its data keeps the `?`.
+    BogusProcessingInstruction,
+}
+
+/// Why bytes were consumed without producing a spec token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DropReason {
+    /// `</>`: the Standard drops it (`missing-end-tag-name`).
+    MissingEndTagName,
+    /// A start or end tag cut off by the end of input (`eof-in-tag`).
+    EofInTag,
+    /// A processing instruction cut off by the end of input.
+    EofInProcessingInstruction,
+}
+
+/// The kind of a [`Token`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// Character data, tokenized in the given mode. Consecutive text tokens
+    /// are one text run of the Standard split at chunk ends.
+    Text(TextMode),
+    /// `<name …>`.
+    StartTag,
+    /// `</name …>`.
+    EndTag,
+    /// A comment.
+    Comment(CommentKind),
+    /// `<!DOCTYPE …>`.
+    Doctype,
+    /// `<?target data>` (processing instructions, added to the Standard in 2026).
+    ProcessingInstruction,
+    /// `<![CDATA[`, where CDATA sections are allowed (foreign content).
+    CdataStart,
+    /// `]]>` closing a CDATA section.
+    CdataEnd,
+    /// Bytes the Standard consumes without emitting anything.
+    Dropped(DropReason),
+}
+
+/// How an attribute value was quoted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Quote {
+    /// `a=v` or no value at all.
+    #[default]
+    None,
+    /// `a='v'`.
+    Single,
+    /// `a="v"`.
+    Double,
+}
+
+/// Where one attribute of a tag lies in the tag's raw bytes.
+///
+/// # Example
+/// ```
+/// use htrewrite_tokenizer::{tokenize_str, Quote};
+/// let tokens = tokenize_str("<a href='x'>");
+/// let a = tokens[0].attributes[0];
+/// assert_eq!(a.name.slice(tokens[0].raw.as_bytes()), b"href");
+/// assert_eq!(a.value.unwrap().slice(tokens[0].raw.as_bytes()), b"x");
+/// assert_eq!(a.quote, Quote::Single);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct AttributeSpan {
+    /// The name's bytes.
+    pub name: Rel,
+    /// The value's bytes without quotes; `None` when there is no `=`.
+    pub value: Option<Rel>,
+    /// The quoting used.
+    pub quote: Quote,
+}
+
+/// One attribute, decoded on demand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute<'a> {
+    /// The name, ASCII-lowercased, U+0000 → U+FFFD.
+    pub name: Cow<'a, str>,
+    /// The value with character references decoded by the attribute rules.
+    pub value: Cow<'a, str>,
+    /// Where it lies.
+    pub span: AttributeSpan,
+    /// Whether an earlier attribute of the same tag has the same name (the
+    /// Standard drops such duplicates; they are kept here, flagged).
+    pub duplicate: bool,
+}
+
+/// The fields of a DOCTYPE token.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Doctype {
+    /// The name, ASCII-lowercased; `None` when missing.
+    pub name: Option<String>,
+    /// The public identifier; `None` when missing.
+    pub public_id: Option<String>,
+    /// The system identifier; `None` when missing.
+    pub system_id: Option<String>,
+    /// The force-quirks flag.
+    pub force_quirks: bool,
+}
+
+/// A token: its kind, its exact source bytes and their absolute span.
+///
+/// Tokens borrow the tokenizer's buffers and the fed chunk; they live only
+/// during the [`TokenSink::token`](crate::TokenSink::token) call. Decoded views
+/// (`tag_name`, `attributes`, `text`, …) are computed only when called.
+///
+/// # Example
+/// ```
+/// use htrewrite_tokenizer::{tokenize_str, TokenKind};
+/// let tokens = tokenize_str("<p class=a>x &amp; y");
+/// assert_eq!(tokens[0].kind, TokenKind::StartTag);
+/// assert_eq!(tokens[0].raw, "<p class=a>");
+/// assert_eq!(tokens[1].raw, "x &amp; y");
+/// assert_eq!(tokens[1].text.as_deref(), Some("x & y"));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Token<'a> {
+    pub(crate) kind: TokenKind,
+    pub(crate) raw: &'a [u8],
+    pub(crate) start: u64,
+    pub(crate) eof: bool,
+    pub(crate) self_closing: bool,
+    pub(crate) name: Rel,
+    pub(crate) attributes: &'a [AttributeSpan],
+}
+
+impl<'a> Token<'a> {
+    /// The kind of token.
+    pub fn kind(&self) -> TokenKind {
+        self.kind
+    }
+
+    /// The exact source bytes of the token.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// The absolute byte span of [`Token::raw`].
+    pub fn span(&self) -> Span {
+        Span::new(self.start, self.start + self.raw.len() as u64)
+    }
+
+    /// Whether the end of input terminated this token (an unclosed comment,
+    /// DOCTYPE, CDATA section or text run at EOF).
+    pub fn is_eof_terminated(&self) -> bool {
+        self.eof
+    }
+
+    /// For tags: whether the tag ends with `/>`.
+    pub fn is_self_closing(&self) -> bool {
+        self.self_closing
+    }
+
+    /// For tags: the raw bytes of the tag name (as written, not lowercased).
+    /// Empty for other kinds.
+    pub fn raw_tag_name(&self) -> &'a [u8] {
+        self.name.slice(self.raw)
+    }
+
+    /// For tags: the span of the tag name relative to [`Token::raw`].
+    pub fn tag_name_span(&self) -> Rel {
+        self.name
+    }
+
+    /// For tags: the tag name, ASCII-lowercased, U+0000 → U+FFFD.
+    pub fn tag_name(&self) -> Cow<'a, str> {
+        decode::name(self.raw_tag_name(), None)
+    }
+
+    /// For tags: whether the tag name equals `lowercase` ASCII case-insensitively,
+    /// without allocating. `lowercase` must be lowercase.
+    pub fn tag_name_is(&self, lowercase: &[u8]) -> bool {
+        let n = self.raw_tag_name();
+        n.len() == lowercase.len() && n.iter().zip(lowercase).all(|(a, b)| a.to_ascii_lowercase() == *b)
+    }
+
+    /// For tags: where each attribute lies, in source order, duplicates included.
+    pub fn attribute_spans(&self) -> &'a [AttributeSpan] {
+        self.attributes
+    }
+
+    /// For tags: the attributes decoded, in source order, duplicates included
+    /// and flagged.
+    ///
+    /// # Complexity
+    /// O(total attribute bytes), with a hash set for duplicate detection on
+    /// tags with many attributes.
+    pub fn attributes(&self) -> Vec<Attribute<'a>> {
+        let mut out: Vec<Attribute<'a>> = Vec::with_capacity(self.attributes.len());
+        let mut seen = std::collections::HashSet::new();
+        for span in self.attributes {
+            let name = decode::name(span.name.slice(self.raw), None);
+            let value = match span.value {
+                Some(v) => decode::attribute_value(v.slice(self.raw), None),
+                None => Cow::Borrowed(""),
+            };
+            let duplicate = if self.attributes.len() <= 16 {
+                out.iter().any(|a| a.name == name)
+            } else {
+                !seen.insert(name.clone())
+            };
+            out.push(Attribute { name, value, span: *span, duplicate });
+        }
+        out
+    }
+
+    /// For tags: the decoded value of the first attribute named `lowercase`
+    /// (ASCII case-insensitive), if any.
+    pub fn attribute(&self, lowercase: &str) -> Option<Cow<'a, str>> {
+        let want = lowercase.as_bytes();
+        self.attributes.iter().find_map(|span| {
+            let n = span.name.slice(self.raw);
+            let eq = n.len() == want.len() && n.iter().zip(want).all(|(a, b)| a.to_ascii_lowercase() == *b);
+            eq.then(|| match span.value {
+                Some(v) => decode::attribute_value(v.slice(self.raw), None),
+                None => Cow::Borrowed(""),
+            })
+        })
+    }
+
+    /// For text tokens: the text decoded for its mode (character references
+    /// where the mode allows, CR and CRLF → LF, U+0000 per mode). `None` for
+    /// other kinds.
+    pub fn text(&self) -> Option<Cow<'a, str>> {
+        match self.kind {
+            TokenKind::Text(mode) => Some(decode::text(self.raw, mode, self.eof, None)),
+            _ => None,
+        }
+    }
+
+    /// For comments: the comment's data, decoded. `None` for other kinds.
+    pub fn comment_data(&self) -> Option<Cow<'a, str>> {
+        match self.kind {
+            TokenKind::Comment(kind) => Some(decode::comment(self.raw, kind, self.eof, None)),
+            _ => None,
+        }
+    }
+
+    /// For DOCTYPE tokens: name, identifiers and force-quirks. `None` for other kinds.
+    pub fn doctype(&self) -> Option<Doctype> {
+        match self.kind {
+            TokenKind::Doctype => Some(decode::doctype(self.raw, self.eof, None)),
+            _ => None,
+        }
+    }
+
+    /// For processing instructions: `(target, data)`, decoded. `None` for other kinds.
+    pub fn processing_instruction(&self) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
+        match self.kind {
+            TokenKind::ProcessingInstruction => Some(decode::processing_instruction(self.raw, None)),
+            _ => None,
+        }
+    }
+
+    /// Reports the parse errors that lie inside this token (character
+    /// references, attributes, comment and DOCTYPE syntax, `eof-in-*`).
+    ///
+    /// Errors of the input stream itself (control characters, noncharacters)
+    /// are reported by [`InputStreamChecker`](crate::InputStreamChecker), and
+    /// the few errors that span tokens (`eof-in-cdata`,
+    /// `eof-in-script-html-comment-like-text`) by the tokenizer through
+    /// [`TokenSink::parse_error`](crate::TokenSink::parse_error).
+    pub fn parse_errors(&self, report: &mut dyn FnMut(ParseError)) {
+        let base = self.start;
+        let mut f = |code: ParseErrorCode, rel: Rel| report(ParseError { code, span: rel.absolute(base) });
+        let f: decode::ErrorFn<'_> = &mut f;
+        match self.kind {
+            TokenKind::Text(mode) => {
+                decode::text(self.raw, mode, self.eof, Some(f));
+            }
+            TokenKind::StartTag | TokenKind::EndTag => {
+                decode::tag(self.raw, self.kind == TokenKind::EndTag, false, Some(f));
+            }
+            TokenKind::Comment(kind) => {
+                decode::comment(self.raw, kind, self.eof, Some(f));
+            }
+            TokenKind::Doctype => {
+                decode::doctype(self.raw, self.eof, Some(f));
+            }
+            TokenKind::ProcessingInstruction => {
+                decode::processing_instruction(self.raw, Some(f));
+            }
+            TokenKind::CdataStart | TokenKind::CdataEnd => {}
+            TokenKind::Dropped(DropReason::MissingEndTagName) => {
+                f(ParseErrorCode::MissingEndTagName, Rel::new(0, self.raw.len()));
+            }
+            TokenKind::Dropped(DropReason::EofInTag) => {
+                let is_end = self.raw.get(1) == Some(&b'/');
+                decode::tag(self.raw, is_end, true, Some(f));
+            }
+            TokenKind::Dropped(DropReason::EofInProcessingInstruction) => {
+                decode::processing_instruction(self.raw, Some(f));
+            }
+        }
+    }
+}
