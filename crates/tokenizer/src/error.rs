@@ -196,7 +196,9 @@ impl ParseErrorCode {
             ParseErrorCode::AbruptClosingOfEmptyComment => "abrupt-closing-of-empty-comment",
             ParseErrorCode::AbruptDoctypePublicIdentifier => "abrupt-doctype-public-identifier",
             ParseErrorCode::AbruptDoctypeSystemIdentifier => "abrupt-doctype-system-identifier",
-            ParseErrorCode::AbsenceOfDigitsInNumericCharacterReference => "absence-of-digits-in-numeric-character-reference",
+            ParseErrorCode::AbsenceOfDigitsInNumericCharacterReference => {
+                "absence-of-digits-in-numeric-character-reference"
+            }
             ParseErrorCode::CdataInHtmlContent => "cdata-in-html-content",
             ParseErrorCode::CharacterReferenceOutsideUnicodeRange => "character-reference-outside-unicode-range",
             ParseErrorCode::ControlCharacterInInputStream => "control-character-in-input-stream",
@@ -219,29 +221,47 @@ impl ParseErrorCode {
             ParseErrorCode::MissingDoctypePublicIdentifier => "missing-doctype-public-identifier",
             ParseErrorCode::MissingDoctypeSystemIdentifier => "missing-doctype-system-identifier",
             ParseErrorCode::MissingEndTagName => "missing-end-tag-name",
-            ParseErrorCode::MissingQuoteBeforeDoctypePublicIdentifier => "missing-quote-before-doctype-public-identifier",
-            ParseErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier => "missing-quote-before-doctype-system-identifier",
+            ParseErrorCode::MissingQuoteBeforeDoctypePublicIdentifier => {
+                "missing-quote-before-doctype-public-identifier"
+            }
+            ParseErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier => {
+                "missing-quote-before-doctype-system-identifier"
+            }
             ParseErrorCode::MissingSemicolonAfterCharacterReference => "missing-semicolon-after-character-reference",
-            ParseErrorCode::MissingWhitespaceAfterDoctypePublicKeyword => "missing-whitespace-after-doctype-public-keyword",
-            ParseErrorCode::MissingWhitespaceAfterDoctypeSystemKeyword => "missing-whitespace-after-doctype-system-keyword",
+            ParseErrorCode::MissingWhitespaceAfterDoctypePublicKeyword => {
+                "missing-whitespace-after-doctype-public-keyword"
+            }
+            ParseErrorCode::MissingWhitespaceAfterDoctypeSystemKeyword => {
+                "missing-whitespace-after-doctype-system-keyword"
+            }
             ParseErrorCode::MissingWhitespaceBeforeDoctypeName => "missing-whitespace-before-doctype-name",
             ParseErrorCode::MissingWhitespaceBetweenAttributes => "missing-whitespace-between-attributes",
-            ParseErrorCode::MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers => "missing-whitespace-between-doctype-public-and-system-identifiers",
+            ParseErrorCode::MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers => {
+                "missing-whitespace-between-doctype-public-and-system-identifiers"
+            }
             ParseErrorCode::NestedComment => "nested-comment",
             ParseErrorCode::NoncharacterCharacterReference => "noncharacter-character-reference",
             ParseErrorCode::NoncharacterInInputStream => "noncharacter-in-input-stream",
             ParseErrorCode::NullCharacterReference => "null-character-reference",
             ParseErrorCode::SurrogateCharacterReference => "surrogate-character-reference",
             ParseErrorCode::SurrogateInInputStream => "surrogate-in-input-stream",
-            ParseErrorCode::UnexpectedCharacterAfterDoctypeSystemIdentifier => "unexpected-character-after-doctype-system-identifier",
+            ParseErrorCode::UnexpectedCharacterAfterDoctypeSystemIdentifier => {
+                "unexpected-character-after-doctype-system-identifier"
+            }
             ParseErrorCode::UnexpectedCharacterInAttributeName => "unexpected-character-in-attribute-name",
-            ParseErrorCode::UnexpectedCharacterInUnquotedAttributeValue => "unexpected-character-in-unquoted-attribute-value",
+            ParseErrorCode::UnexpectedCharacterInUnquotedAttributeValue => {
+                "unexpected-character-in-unquoted-attribute-value"
+            }
             ParseErrorCode::UnexpectedEqualsSignBeforeAttributeName => "unexpected-equals-sign-before-attribute-name",
             ParseErrorCode::UnexpectedNullCharacter => "unexpected-null-character",
             ParseErrorCode::UnexpectedSolidusInTag => "unexpected-solidus-in-tag",
             ParseErrorCode::UnknownNamedCharacterReference => "unknown-named-character-reference",
-            ParseErrorCode::InvalidFirstCharacterOfProcessingInstructionTarget => "invalid-first-character-of-processing-instruction-target",
-            ParseErrorCode::InvalidCharacterInProcessingInstructionTarget => "invalid-character-in-processing-instruction-target",
+            ParseErrorCode::InvalidFirstCharacterOfProcessingInstructionTarget => {
+                "invalid-first-character-of-processing-instruction-target"
+            }
+            ParseErrorCode::InvalidCharacterInProcessingInstructionTarget => {
+                "invalid-character-in-processing-instruction-target"
+            }
             ParseErrorCode::DisallowedProcessingInstructionTarget => "disallowed-processing-instruction-target",
             ParseErrorCode::EofInProcessingInstruction => "eof-in-processing-instruction",
         }

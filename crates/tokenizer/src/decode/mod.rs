@@ -18,9 +18,9 @@ mod pi;
 mod tag;
 mod text;
 
-pub use input_stream::InputStreamChecker;
 pub(crate) use comment::comment;
 pub(crate) use doctype::doctype;
+pub use input_stream::InputStreamChecker;
 pub(crate) use pi::processing_instruction;
 pub use tag::{ReferenceTag, tag};
 pub(crate) use text::{attribute_value, name, text};

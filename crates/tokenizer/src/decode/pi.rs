@@ -1,6 +1,6 @@
 //! PLACEHOLDER — to be implemented (helper H1b).
-use std::borrow::Cow;
 use super::ErrorFn;
+use std::borrow::Cow;
 
 /// Target and data of a processing instruction token.
 pub(crate) fn processing_instruction<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> (Cow<'a, str>, Cow<'a, str>) {

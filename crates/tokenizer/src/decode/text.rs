@@ -1,7 +1,7 @@
 //! PLACEHOLDER — to be implemented (helper H1a).
-use std::borrow::Cow;
 use super::ErrorFn;
 use crate::TextMode;
+use std::borrow::Cow;
 
 /// Decodes a tag or attribute name: ASCII-lowercased, U+0000 → U+FFFD
 /// (`unexpected-null-character`), other bytes as UTF-8 (lossy).
