@@ -1,0 +1,526 @@
+//! Events: what the shadow tells the layers above, enough to rebuild exactly
+//! the tree the Standard's [tree construction](https://html.spec.whatwg.org/multipage/parsing.html#tree-construction)
+//! builds.
+//!
+//! The shadow keeps no DOM. Each change the Standard makes to the document is
+//! reported as one [`Event`], in order, naming nodes by [`NodeId`]. A consumer
+//! that applies the events literally (append, insert before, move, remove)
+//! gets the Standard's document: the test harness does exactly that and
+//! compares with html5lib's expected trees.
+
+use htrewrite_tokenizer::Span;
+
+/// Identifies one node created by tree construction.
+///
+/// Ids are unique within one [`Shadow`](crate::Shadow) run and increase in
+/// creation order. The Document is [`NodeId::DOCUMENT`] (`0`); in fragment
+/// parsing, the root `html` element made by the fragment algorithm is the
+/// first element created. Only elements get ids (text, comments and
+/// processing instructions are never referred to again).
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::NodeId;
+/// assert_eq!(NodeId::DOCUMENT, NodeId(0));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u64);
+
+impl NodeId {
+    /// The Document node.
+    pub const DOCUMENT: NodeId = NodeId(0);
+}
+
+/// The namespace of an element.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::Namespace;
+/// assert_eq!(Namespace::Svg.url(), "http://www.w3.org/2000/svg");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Namespace {
+    /// The HTML namespace, `http://www.w3.org/1999/xhtml`.
+    #[default]
+    Html,
+    /// The SVG namespace, `http://www.w3.org/2000/svg`.
+    Svg,
+    /// The MathML namespace, `http://www.w3.org/1998/Math/MathML`.
+    MathMl,
+}
+
+impl Namespace {
+    /// The namespace URL.
+    pub const fn url(self) -> &'static str {
+        match self {
+            Namespace::Html => "http://www.w3.org/1999/xhtml",
+            Namespace::Svg => "http://www.w3.org/2000/svg",
+            Namespace::MathMl => "http://www.w3.org/1998/Math/MathML",
+        }
+    }
+}
+
+/// The namespace of an attribute, after the Standard's
+/// [adjust foreign attributes](https://html.spec.whatwg.org/multipage/parsing.html#adjust-foreign-attributes).
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::AttrNamespace;
+/// assert_eq!(AttrNamespace::XLink.prefix(), Some("xlink"));
+/// assert_eq!(AttrNamespace::None.prefix(), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum AttrNamespace {
+    /// No namespace (every attribute of HTML elements, most of foreign ones).
+    #[default]
+    None,
+    /// `http://www.w3.org/1999/xlink` (`xlink:href`, …).
+    XLink,
+    /// `http://www.w3.org/XML/1998/namespace` (`xml:lang`, `xml:space`).
+    Xml,
+    /// `http://www.w3.org/2000/xmlns/` (`xmlns`, `xmlns:xlink`).
+    Xmlns,
+}
+
+impl AttrNamespace {
+    /// The conventional prefix (as html5lib's tree format prints it), `None`
+    /// for no namespace.
+    pub const fn prefix(self) -> Option<&'static str> {
+        match self {
+            AttrNamespace::None => None,
+            AttrNamespace::XLink => Some("xlink"),
+            AttrNamespace::Xml => Some("xml"),
+            AttrNamespace::Xmlns => Some("xmlns"),
+        }
+    }
+}
+
+/// One attribute of an inserted element: name adjusted for its element's
+/// namespace, duplicates already dropped (the first one wins, as in the
+/// Standard).
+///
+/// For SVG elements the name is case-adjusted (`viewbox` → `viewBox`), for
+/// MathML `definitionurl` → `definitionURL`; for foreign elements `xlink:href`
+/// becomes `name: "href"`, `namespace: XLink`. `xmlns` on foreign elements is
+/// `name: "xmlns"`, `namespace: Xmlns`.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{AttrNamespace, ShadowAttr};
+/// let a = ShadowAttr::new("class", "x");
+/// assert_eq!(a.namespace, AttrNamespace::None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct ShadowAttr {
+    /// The local name (adjusted).
+    pub name: String,
+    /// The attribute's namespace.
+    pub namespace: AttrNamespace,
+    /// The decoded value.
+    pub value: String,
+}
+
+impl ShadowAttr {
+    /// An attribute in no namespace.
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> ShadowAttr {
+        ShadowAttr { name: name.into(), namespace: AttrNamespace::None, value: value.into() }
+    }
+}
+
+/// Where an element came from.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{NodeId, Origin};
+/// let o = Origin::ReconstructedFormatting { clone_of: NodeId(3) };
+/// assert!(!o.is_from_start_tag());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// Made for a start tag in the input, whose bytes lie at `span`.
+    StartTag {
+        /// The start tag's span.
+        span: Span,
+    },
+    /// Implied by the Standard without a tag in the input (`html`, `head`,
+    /// `body`, `tbody`, `tr`, `colgroup`, the `p` of a stray `</p>`, …).
+    Implied,
+    /// A clone made by [reconstructing the active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#reconstruct-the-active-formatting-elements).
+    ReconstructedFormatting {
+        /// The element whose token was used again.
+        clone_of: NodeId,
+    },
+    /// A clone made by the [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm).
+    AdoptionAgencyClone {
+        /// The element whose token was used again.
+        clone_of: NodeId,
+    },
+    /// The root `html` element of the [fragment parsing algorithm](https://html.spec.whatwg.org/multipage/parsing.html#parsing-html-fragments).
+    FragmentRoot,
+}
+
+impl Origin {
+    /// Whether the element was made for a start tag of the input.
+    pub const fn is_from_start_tag(&self) -> bool {
+        matches!(self, Origin::StartTag { .. })
+    }
+}
+
+/// Where a node is inserted (the Standard's "appropriate place for inserting a node").
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{NodeId, Position};
+/// let p = Position::Append { parent: NodeId::DOCUMENT };
+/// assert_eq!(p.parent(), Some(NodeId::DOCUMENT));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Position {
+    /// As the last child of `parent` (never a `template`: see
+    /// [`Position::AppendToTemplateContents`]).
+    Append {
+        /// The new parent.
+        parent: NodeId,
+    },
+    /// [Foster parenting](https://html.spec.whatwg.org/multipage/parsing.html#foster-parent):
+    /// immediately before `before` (a `table`), inside `parent`, which is
+    /// `before`'s parent. When `parent` is a `template`, the node goes into
+    /// its template contents, before `before`.
+    InsertBefore {
+        /// The parent of `before`.
+        parent: NodeId,
+        /// The sibling the node is inserted before.
+        before: NodeId,
+    },
+    /// As the last child of the template contents of `template`.
+    AppendToTemplateContents {
+        /// The `template` element.
+        template: NodeId,
+    },
+    /// Created without a parent; a later [`Event::NodeMoved`] places it
+    /// (clones made inside the adoption agency algorithm).
+    Detached,
+}
+
+impl Position {
+    /// The parent node (the `template` for template contents), `None` when detached.
+    pub const fn parent(&self) -> Option<NodeId> {
+        match *self {
+            Position::Append { parent } | Position::InsertBefore { parent, .. } => Some(parent),
+            Position::AppendToTemplateContents { template } => Some(template),
+            Position::Detached => None,
+        }
+    }
+}
+
+/// Why an element left the stack of open elements.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::CloseCause;
+/// use htrewrite_tokenizer::Span;
+/// let c = CloseCause::EndTag { span: Span::new(5, 9) };
+/// assert_ne!(c, CloseCause::Eof);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CloseCause {
+    /// Its own end tag (or the end tag that closes it by name, e.g. `</h2>`
+    /// closing an `h1`, `</table>` closing an open `tbody` is
+    /// [`CloseCause::Implied`] for the `tbody` and `EndTag` for the table).
+    EndTag {
+        /// The end tag's span.
+        span: Span,
+    },
+    /// Popped right after insertion: void elements, acknowledged self-closing
+    /// foreign elements, and the elements an end tag implies (`</p>` with
+    /// no `p` open, `</br>`).
+    Immediate {
+        /// The span of the token that inserted it.
+        span: Span,
+    },
+    /// Closed because another token implied its end (`<p>` before `<div>`,
+    /// `<li>` before `<li>`, text in `<head>`…).
+    Implied {
+        /// The token that caused it (an empty span at the end of input for
+        /// implied closings during EOF handling).
+        by: Span,
+    },
+    /// Removed from the stack by the adoption agency algorithm.
+    AdoptionAgency {
+        /// The end tag (or `<a>`/`<nobr>` start tag) that ran it.
+        by: Span,
+    },
+    /// Still open at the end of input.
+    Eof,
+}
+
+/// The document's [quirks mode](https://dom.spec.whatwg.org/#concept-document-quirks).
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::QuirksMode;
+/// assert_eq!(QuirksMode::default(), QuirksMode::NoQuirks);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum QuirksMode {
+    /// "no-quirks".
+    #[default]
+    NoQuirks,
+    /// "limited-quirks".
+    LimitedQuirks,
+    /// "quirks".
+    Quirks,
+}
+
+/// One change to the document, or a token that changed nothing.
+///
+/// Events come in document order of the Standard's algorithm. Applying them
+/// literally rebuilds the Standard's tree:
+/// - [`Event::ElementOpened`] creates an element and inserts it at `position`
+///   (an element of the `template` name also gets empty template contents);
+/// - [`Event::Text`] inserts characters at `position`; when the node just
+///   before that place is a Text node, the characters are appended to it
+///   (the Standard's rule; the shadow does not merge);
+/// - [`Event::NodeMoved`] detaches the element and inserts it at `to`;
+/// - [`Event::ChildrenMoved`] moves all children of `from`, in order, to the
+///   end of `to`;
+/// - [`Event::NodeRemoved`] detaches the element from its parent;
+/// - [`Event::ElementClosed`] changes nothing in the tree: the element left the
+///   stack of open elements.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{Event, NodeId, Position};
+/// let e = Event::Text { position: Position::Append { parent: NodeId(3) }, text: "hi" };
+/// assert!(matches!(e, Event::Text { text: "hi", .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A DOCTYPE node appended to the Document; also sets the document's quirks mode.
+    Doctype {
+        /// The name (`None` when missing).
+        name: Option<&'a str>,
+        /// The public identifier.
+        public_id: Option<&'a str>,
+        /// The system identifier.
+        system_id: Option<&'a str>,
+        /// The quirks mode this DOCTYPE selects.
+        quirks: QuirksMode,
+    },
+    /// An element was created and inserted (and, unless `Position::Detached`
+    /// or the adoption agency's clones, pushed on the stack of open elements).
+    ElementOpened {
+        /// Its id.
+        id: NodeId,
+        /// The adjusted local name (`foreignObject`, `clipPath`, …).
+        name: &'a str,
+        /// Its namespace.
+        ns: Namespace,
+        /// Attributes with adjusted names, duplicates dropped.
+        attrs: &'a [ShadowAttr],
+        /// Where it came from.
+        origin: Origin,
+        /// Where it was inserted.
+        position: Position,
+        /// Whether the start tag's self-closing flag was acknowledged
+        /// (void HTML elements and foreign elements with `/>`).
+        self_closing: bool,
+    },
+    /// An element was popped from (or removed from) the stack of open elements.
+    ElementClosed {
+        /// The element.
+        id: NodeId,
+        /// Why.
+        cause: CloseCause,
+    },
+    /// Characters inserted.
+    Text {
+        /// Where.
+        position: Position,
+        /// The characters (never empty).
+        text: &'a str,
+    },
+    /// A comment inserted.
+    Comment {
+        /// Where.
+        position: Position,
+        /// Its data.
+        data: &'a str,
+    },
+    /// A processing instruction inserted (where a comment would be).
+    ProcessingInstruction {
+        /// Where.
+        position: Position,
+        /// Its target.
+        target: &'a str,
+        /// Its data.
+        data: &'a str,
+    },
+    /// An existing element moved (adoption agency).
+    NodeMoved {
+        /// The element.
+        id: NodeId,
+        /// Its new place.
+        to: Position,
+    },
+    /// All children of `from` moved, in order, to the end of `to` (adoption agency).
+    ChildrenMoved {
+        /// The old parent.
+        from: NodeId,
+        /// The new parent.
+        to: NodeId,
+    },
+    /// An element was removed from its parent (`<frameset>` replacing `body`).
+    NodeRemoved {
+        /// The element.
+        id: NodeId,
+    },
+    /// Attributes merged into an existing `html` or `body` element: only those
+    /// not already present.
+    AttributesAdded {
+        /// The `html` or `body` element.
+        id: NodeId,
+        /// The new attributes.
+        attrs: &'a [ShadowAttr],
+    },
+    /// A token (or part of a text token) that changed nothing.
+    Ignored {
+        /// Why, as a short phrase.
+        reason: &'static str,
+        /// The token's span.
+        span: Span,
+    },
+}
+
+/// Receives [`Event`]s from the shadow.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{Event, EventSink};
+/// struct Count(usize);
+/// impl EventSink for Count {
+///     fn event(&mut self, _e: Event<'_>) { self.0 += 1; }
+/// }
+/// let mut c = Count(0);
+/// c.event(Event::ElementClosed { id: htrewrite_shadow::NodeId(1), cause: htrewrite_shadow::CloseCause::Eof });
+/// assert_eq!(c.0, 1);
+/// ```
+pub trait EventSink {
+    /// Handles one event.
+    fn event(&mut self, e: Event<'_>);
+}
+
+impl<F: FnMut(Event<'_>)> EventSink for F {
+    fn event(&mut self, e: Event<'_>) {
+        self(e)
+    }
+}
+
+/// An [`EventSink`] that drops every event.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{EventSink, NoEvents, NodeId, CloseCause, Event};
+/// NoEvents.event(Event::ElementClosed { id: NodeId(1), cause: CloseCause::Eof });
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoEvents;
+
+impl EventSink for NoEvents {
+    fn event(&mut self, _e: Event<'_>) {}
+}
+
+/// An owned copy of an [`Event`], for tests and recording.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{Event, OwnedEvent, NodeId, CloseCause};
+/// let e = OwnedEvent::from(&Event::ElementClosed { id: NodeId(2), cause: CloseCause::Eof });
+/// assert_eq!(e, OwnedEvent::ElementClosed { id: NodeId(2), cause: CloseCause::Eof });
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum OwnedEvent {
+    Doctype {
+        name: Option<String>,
+        public_id: Option<String>,
+        system_id: Option<String>,
+        quirks: QuirksMode,
+    },
+    ElementOpened {
+        id: NodeId,
+        name: String,
+        ns: Namespace,
+        attrs: Vec<ShadowAttr>,
+        origin: Origin,
+        position: Position,
+        self_closing: bool,
+    },
+    ElementClosed {
+        id: NodeId,
+        cause: CloseCause,
+    },
+    Text {
+        position: Position,
+        text: String,
+    },
+    Comment {
+        position: Position,
+        data: String,
+    },
+    ProcessingInstruction {
+        position: Position,
+        target: String,
+        data: String,
+    },
+    NodeMoved {
+        id: NodeId,
+        to: Position,
+    },
+    ChildrenMoved {
+        from: NodeId,
+        to: NodeId,
+    },
+    NodeRemoved {
+        id: NodeId,
+    },
+    AttributesAdded {
+        id: NodeId,
+        attrs: Vec<ShadowAttr>,
+    },
+    Ignored {
+        reason: &'static str,
+        span: Span,
+    },
+}
+
+impl From<&Event<'_>> for OwnedEvent {
+    fn from(e: &Event<'_>) -> OwnedEvent {
+        let s = |x: Option<&str>| x.map(str::to_owned);
+        match *e {
+            Event::Doctype { name, public_id, system_id, quirks } => {
+                OwnedEvent::Doctype { name: s(name), public_id: s(public_id), system_id: s(system_id), quirks }
+            }
+            Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing } => OwnedEvent::ElementOpened {
+                id,
+                name: name.to_owned(),
+                ns,
+                attrs: attrs.to_vec(),
+                origin,
+                position,
+                self_closing,
+            },
+            Event::ElementClosed { id, cause } => OwnedEvent::ElementClosed { id, cause },
+            Event::Text { position, text } => OwnedEvent::Text { position, text: text.to_owned() },
+            Event::Comment { position, data } => OwnedEvent::Comment { position, data: data.to_owned() },
+            Event::ProcessingInstruction { position, target, data } => {
+                OwnedEvent::ProcessingInstruction { position, target: target.to_owned(), data: data.to_owned() }
+            }
+            Event::NodeMoved { id, to } => OwnedEvent::NodeMoved { id, to },
+            Event::ChildrenMoved { from, to } => OwnedEvent::ChildrenMoved { from, to },
+            Event::NodeRemoved { id } => OwnedEvent::NodeRemoved { id },
+            Event::AttributesAdded { id, attrs } => OwnedEvent::AttributesAdded { id, attrs: attrs.to_vec() },
+            Event::Ignored { reason, span } => OwnedEvent::Ignored { reason, span },
+        }
+    }
+}
