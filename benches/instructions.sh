@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Instructions per byte of htrewrite raw tokenization and of lol_html pass-through.
+#
+# Instruction counts do not depend on what else the machine is doing, so they are
+# the figure to compare on a shared machine (wall-clock benches are in
+# benches/benches/tokenizer.rs).
+#
+#   benches/instructions.sh [--chunk BYTES] [--iterations K] [FILE...]
+#
+# Builds the `count` binary (benches/src/bin/count.rs) with the bench profile,
+# then for each file and engine counts user-space instructions of a run with K
+# passes over the file and of a run with 0 passes (reading the file only), with
+# `perf stat -e instructions:u` when the machine has the counter, else with
+# `valgrind --tool=callgrind`; instructions/byte = (I(K) - I(0)) / (K × bytes).
+# Files default to the three lol-html bench pages: under $HTREWRITE_CORPUS when
+# set, else under tests/data/corpus/.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+chunk=65536
+iterations=2
+files=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --chunk) chunk=$2; shift 2 ;;
+    --iterations) iterations=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) files+=("$1"); shift ;;
+  esac
+done
+if [ ${#files[@]} -eq 0 ]; then
+  corpus=${HTREWRITE_CORPUS:-tests/data/corpus}
+  for name in cloudflare.com.html ecma402-spec.html html-parsing-spec.html; do
+    found=$(find "$corpus" -name "$name" -type f 2>/dev/null | sort | head -n 1)
+    if [ -n "$found" ]; then files+=("$found"); else echo "instructions.sh: $name not found under $corpus" >&2; fi
+  done
+  [ ${#files[@]} -gt 0 ] || { echo "instructions.sh: no input files; pass some or set HTREWRITE_CORPUS" >&2; exit 2; }
+fi
+
+cargo build --quiet --profile bench -p htrewrite-benches --bin count
+count="${CARGO_TARGET_DIR:-target}/release/count"
+[ -x "$count" ] || { echo "instructions.sh: $count was not built" >&2; exit 1; }
+
+if perf stat -x, -e instructions:u true 2>&1 >/dev/null | grep -Eq '^[0-9]+,'; then
+  tool=perf
+elif command -v valgrind >/dev/null; then
+  tool=callgrind
+else
+  echo "instructions.sh: needs perf with an instructions counter, or valgrind" >&2
+  exit 1
+fi
+
+# instructions ENGINE ITERATIONS FILE: user-space instructions of one run.
+instructions() {
+  local out
+  if [ "$tool" = perf ]; then
+    out=$(perf stat -x, -e instructions:u "$count" --engine "$1" --chunk "$chunk" --iterations "$2" "$3" 2>&1 >/dev/null)
+    echo "$out" | grep -E '^[0-9]+,' | head -n 1 | cut -d, -f1
+  else
+    out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      "$count" --engine "$1" --chunk "$chunk" --iterations "$2" "$3" 2>&1 >/dev/null)
+    echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1
+  fi
+}
+
+echo "Instructions per byte ($tool; $iterations passes; chunks of $chunk bytes; count binary: $count)"
+echo
+echo "| file | bytes | htrewrite instr/byte | lol_html instr/byte | lol_html / htrewrite |"
+echo "|---|---:|---:|---:|---:|"
+for file in "${files[@]}"; do
+  bytes=$(wc -c <"$file")
+  declare -A per_byte=()
+  for engine in htrewrite lol_html; do
+    base=$(instructions "$engine" 0 "$file")
+    full=$(instructions "$engine" "$iterations" "$file")
+    per_byte[$engine]=$(python3 -c "print(f'{($full - $base) / ($iterations * $bytes):.2f}')")
+  done
+  ratio=$(python3 -c "print(f'{${per_byte[lol_html]} / ${per_byte[htrewrite]}:.2f}')")
+  echo "| $(basename "$file") | $bytes | ${per_byte[htrewrite]} | ${per_byte[lol_html]} | ${ratio}× |"
+  unset per_byte
+done
