@@ -1,2 +1,5 @@
-//! Runnable examples live in `examples/examples/*.rs` (work in progress).
+//! Runnable examples of htrewrite; each lives in `examples/examples/*.rs`.
+//!
+//! - `tokenize`: prints every token of a file with its span, fed in 4 KiB
+//!   chunks: `cargo run -p htrewrite-examples --example tokenize -- examples/sample.html`.
 #![forbid(unsafe_code)]
