@@ -1,6 +1,201 @@
-//! Placeholder while the harness is written (issue 3).
+//! html5lib tree-construction conformance of the shadow (issue 3, proof 1 and 2).
+//!
+//! Every `#data` case of `tests/data/html5lib-tests/tree-construction/*.dat` and
+//! `wpt-additions/*.dat` is one trial per scripting mode it applies to, named like
+//! `tests1.dat#012 [script-on]` (1-based case index; cases with neither `#script-on` nor
+//! `#script-off` run in both modes). Filter as usual: `cargo test -p htrewrite-shadow --test
+//! html5lib_tree -- tests1.dat#012`.
+//!
+//! Each trial feeds the input through `Tokenizer` + `ShadowSink` whole, one byte at a time
+//! (inputs up to 256 bytes) and in 3 seeded random splittings (the seed is printed on failure;
+//! `HTREWRITE_SEED` changes the base), rebuilds a DOM from the shadow's events alone
+//! (`common/tree.rs`, `common/dom.rs`) and checks:
+//! - the html5lib dump of that DOM equals the expected `#document` for every chunking;
+//! - the events are the same for every chunking, once adjacent `Text` events are merged.
+//!
+//! Only trees are compared, not `#errors`: parse errors are the tokenizer's and the shadow's
+//! diagnostics, checked elsewhere.
+//!
+//! Fragment cases (`#document-fragment`) use `ShadowOptions::fragment_context` and start the
+//! tokenizer in the context element's text mode, as the fragment parsing algorithm does.
+//!
+//! `tree-construction/scripted/*.dat` need a script engine (their expected trees show the effect
+//! of `document.write` and DOM calls): they are listed as ignored trials, counted in the summary.
+//!
+//! Cases made stale by later changes of the Standard are listed, each with its reason, in
+//! `tests/expected-differences.toml`. Listed cases still run: they must still differ from the
+//! stale expectation (and be chunking-independent); a listed case that now matches fails as a
+//! "stale entry".
+
+mod common;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use common::chunks::{self, Chunking};
+use common::dat::{self, Case};
+use common::drive::{self, Run};
+use common::expected::{self, Difference};
+use common::tree::Tree;
+use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    libtest_mimic::run(&args, Vec::new()).exit();
+    let args = Arguments::from_args();
+    let cases = dat::load_all();
+    let differences = expected::load();
+
+    for d in &differences {
+        let exists = cases.iter().any(|c| {
+            c.id() == d.case
+                && !c.file.starts_with("scripted/")
+                && c.modes().iter().any(|&m| d.mode.as_deref().is_none_or(|dm| dm == dat::mode_name(m)))
+        });
+        assert!(exists, "{}: line {}: no such case/mode {} {:?}", expected::PATH, d.line, d.case, d.mode);
+    }
+
+    let mut trials = Vec::new();
+    let (mut scripted, mut listed) = (0, 0);
+    for case in cases {
+        let case = Arc::new(case);
+        for scripting in case.modes() {
+            let mode = dat::mode_name(scripting);
+            let name = format!("{} [{mode}]", case.id());
+            if case.file.starts_with("scripted/") {
+                scripted += 1;
+                trials.push(Trial::test(name, || Ok(())).with_ignored_flag(true));
+                continue;
+            }
+            let difference = differences.iter().find(|d| d.covers(&case.id(), mode)).cloned();
+            listed += usize::from(difference.is_some());
+            let case = Arc::clone(&case);
+            trials.push(Trial::test(name.clone(), move || check(&name, &case, scripting, difference.as_ref())));
+        }
+    }
+    eprintln!(
+        "html5lib tree construction: {} trials; {listed} expected differences (stale cases, {}); \
+         {scripted} ignored trials of tree-construction/scripted/ (they need script execution); \
+         trees are compared, #errors are not",
+        trials.len(),
+        "crates/shadow/tests/expected-differences.toml",
+    );
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// Runs one chunking, turning a panic into an error that names the chunking.
+fn run_chunking(name: &str, case: &Case, scripting: bool, chunking: &Chunking) -> Result<Run, String> {
+    catch_unwind(AssertUnwindSafe(|| drive::run(&case.data, chunking, case.fragment.as_ref(), scripting))).map_err(
+        |panic| {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_else(|| "non-string panic".into());
+            format!("{name}: panicked when fed {}{}: {msg}", chunking.name, describe_cuts(chunking))
+        },
+    )
+}
+
+fn describe_cuts(chunking: &Chunking) -> String {
+    if chunking.name.starts_with("random") { format!(" (cuts at {:?})", chunking.cuts()) } else { String::new() }
+}
+
+fn tree_of(run: &Run, fragment: bool) -> (String, Vec<String>) {
+    let tree = Tree::build(&run.events);
+    match tree.dump(fragment) {
+        Ok(dump) => (dump, tree.errors),
+        Err(e) => {
+            let mut errors = tree.errors;
+            errors.push(e);
+            (String::new(), errors)
+        }
+    }
+}
+
+fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Difference>) -> Result<(), Failed> {
+    let chunkings = chunks::chunkings(name, case.data.len());
+    let fragment = case.fragment.is_some();
+    let mut problems: Vec<String> = Vec::new();
+
+    let whole = run_chunking(name, case, scripting, &chunkings[0])?;
+    let whole_events = drive::canonical(&whole.events);
+    let (whole_tree, errors) = tree_of(&whole, fragment);
+    for e in errors {
+        problems.push(format!("event not applicable (whole input): {e}"));
+    }
+
+    match difference {
+        None if whole_tree != case.document => {
+            problems.push(format!("tree differs (whole input):\n{}", side_by_side(&case.document, &whole_tree)));
+        }
+        Some(d) if whole_tree == case.document => problems.push(format!(
+            "stale entry: the tree now matches the expected one; remove this case from \
+             expected-differences.toml (line {}; reason given: {})",
+            d.line, d.reason
+        )),
+        _ => {}
+    }
+
+    for chunking in &chunkings[1..] {
+        let run = match run_chunking(name, case, scripting, chunking) {
+            Ok(run) => run,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        let how = format!("{}{}", chunking.name, describe_cuts(chunking));
+        let events = drive::canonical(&run.events);
+        if events != whole_events {
+            let i = events
+                .iter()
+                .zip(&whole_events)
+                .position(|(a, b)| a != b)
+                .unwrap_or(events.len().min(whole_events.len()));
+            problems.push(format!(
+                "events differ when fed {how}: first difference at event #{i}:\n  whole:   {:?}\n  chunked: {:?}",
+                whole_events.get(i),
+                events.get(i)
+            ));
+        }
+        let (tree, _) = tree_of(&run, fragment);
+        if tree != whole_tree {
+            problems.push(format!("tree differs when fed {how}:\n{}", side_by_side(&whole_tree, &tree)));
+        }
+    }
+
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mut msg = format!("{}:{} {}\ninput: {:?}\n", case.file, case.line, name, String::from_utf8_lossy(&case.data));
+    if let Some(ctx) = &case.fragment {
+        msg.push_str(&format!("fragment context: {:?} {}\n", ctx.ns, ctx.name));
+    }
+    if let Some(d) = difference {
+        msg.push_str(&format!("listed as an expected difference: {}\n", d.reason));
+    }
+    for p in problems.iter().take(4) {
+        msg.push_str(p);
+        msg.push('\n');
+    }
+    if problems.len() > 4 {
+        msg.push_str(&format!("… and {} more problems\n", problems.len() - 4));
+    }
+    Err(msg.into())
+}
+
+/// The expected and actual dumps, line by line, marking the lines that differ.
+fn side_by_side(expected: &str, actual: &str) -> String {
+    let e: Vec<&str> = expected.lines().collect();
+    let a: Vec<&str> = actual.lines().collect();
+    let mut out = String::from("  expected:\n");
+    for (i, line) in e.iter().enumerate() {
+        let mark = if a.get(i) == Some(line) { ' ' } else { '-' };
+        out.push_str(&format!("  {mark} {line}\n"));
+    }
+    out.push_str("  actual:\n");
+    for (i, line) in a.iter().enumerate() {
+        let mark = if e.get(i) == Some(line) { ' ' } else { '+' };
+        out.push_str(&format!("  {mark} {line}\n"));
+    }
+    out
 }

@@ -1,0 +1,124 @@
+//! The chunkings every document-feeding test runs: whole, one byte at a time (inputs up to
+//! [`EVERY_BYTE_LIMIT`] bytes) and [`RANDOM_SPLITS`] seeded random splittings.
+//!
+//! The seeds derive from the case name and `HTREWRITE_SEED` (a `u64`, default `0x5eed`), so a
+//! failure printed with its seed reproduces with `HTREWRITE_SEED=<base>` and the same filter.
+
+/// Inputs up to this many bytes are also fed one byte at a time.
+pub const EVERY_BYTE_LIMIT: usize = 256;
+
+/// How many seeded random splittings each input gets.
+pub const RANDOM_SPLITS: u64 = 3;
+
+/// One way of cutting an input into chunks.
+#[derive(Debug, Clone)]
+pub struct Chunking {
+    /// `whole`, `every byte` or `random seed=0x…`.
+    pub name: String,
+    /// The chunk lengths, summing to the input length (an empty input has no chunk).
+    pub lengths: Vec<usize>,
+}
+
+impl Chunking {
+    /// The chunks of `input`.
+    pub fn chunks<'a>(&self, input: &'a [u8]) -> Vec<&'a [u8]> {
+        let mut out = Vec::with_capacity(self.lengths.len());
+        let mut at = 0;
+        for &n in &self.lengths {
+            out.push(&input[at..at + n]);
+            at += n;
+        }
+        debug_assert_eq!(at, input.len());
+        out
+    }
+
+    /// The offsets where the input is cut, for failure messages.
+    pub fn cuts(&self) -> Vec<usize> {
+        let mut at = 0;
+        let mut cuts = Vec::new();
+        for &n in &self.lengths[..self.lengths.len().saturating_sub(1)] {
+            at += n;
+            cuts.push(at);
+        }
+        cuts
+    }
+}
+
+/// The base seed: `HTREWRITE_SEED` or `0x5eed`.
+pub fn base_seed() -> u64 {
+    match std::env::var("HTREWRITE_SEED") {
+        Ok(s) => {
+            let s = s.trim();
+            let parsed = match s.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => s.parse(),
+            };
+            parsed.unwrap_or_else(|_| panic!("HTREWRITE_SEED={s:?} is not a u64"))
+        }
+        Err(_) => 0x5eed,
+    }
+}
+
+/// FNV-1a, to derive a seed from a case name.
+pub fn fnv1a(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// SplitMix64, a small PRNG good enough for choosing cut points.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next value.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value in `1..=max`.
+    pub fn one_to(&mut self, max: usize) -> usize {
+        1 + (self.next_u64() % max.max(1) as u64) as usize
+    }
+}
+
+/// Random chunk lengths for `len` bytes: mostly short chunks, sometimes long ones.
+pub fn random_lengths(len: usize, seed: u64) -> Vec<usize> {
+    let mut rng = SplitMix64(seed);
+    let mut lengths = Vec::new();
+    let mut left = len;
+    while left > 0 {
+        let max = if rng.next_u64() % 4 == 0 { 64 } else { 8 };
+        let n = rng.one_to(max).min(left);
+        lengths.push(n);
+        left -= n;
+    }
+    lengths
+}
+
+/// All chunkings for an input of `len` bytes of the case named `name`.
+pub fn chunkings(name: &str, len: usize) -> Vec<Chunking> {
+    let whole = if len == 0 { Vec::new() } else { vec![len] };
+    let mut out = vec![Chunking { name: "whole".into(), lengths: whole }];
+    if len <= EVERY_BYTE_LIMIT && len > 1 {
+        out.push(Chunking { name: "every byte".into(), lengths: vec![1; len] });
+    }
+    if len > 1 {
+        let base = base_seed();
+        for k in 0..RANDOM_SPLITS {
+            let seed = SplitMix64(base ^ fnv1a(name) ^ k.wrapping_mul(0x1234_5678_9abc_def1)).next_u64();
+            out.push(Chunking {
+                name: format!("random seed={seed:#018x} (HTREWRITE_SEED={base:#x})"),
+                lengths: random_lengths(len, seed),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,152 @@
+//! Drives `Tokenizer` + `ShadowSink` over chunked input and records what the harness checks:
+//! the events, the raw bytes of every token, and the stack of open elements after each start tag.
+
+use htrewrite_shadow::{Event, EventSink, Namespace, OpenElement, OwnedEvent, Shadow, ShadowOptions, ShadowSink};
+use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, TokenSink, Tokenizer};
+
+use crate::common::chunks::Chunking;
+use crate::common::dat::{Context, ContextNs};
+
+/// Records every event, owned.
+#[derive(Debug, Default)]
+pub struct Recorder(pub Vec<OwnedEvent>);
+
+impl EventSink for Recorder {
+    fn event(&mut self, e: Event<'_>) {
+        self.0.push(OwnedEvent::from(&e));
+    }
+}
+
+/// What one run produced.
+#[derive(Debug, Default)]
+pub struct Run {
+    /// All events, in order.
+    pub events: Vec<OwnedEvent>,
+    /// The raw bytes of all tokens, concatenated.
+    pub raw: Vec<u8>,
+    /// For each start tag token: its raw bytes and the stack of open elements right after it.
+    pub stacks: Vec<(String, String)>,
+}
+
+/// The stack of open elements as `html body svg:svg math:mi p`.
+pub fn stack_string(stack: &[OpenElement]) -> String {
+    let names: Vec<String> = stack
+        .iter()
+        .map(|e| match e.ns() {
+            Namespace::Html => e.name().to_owned(),
+            Namespace::Svg => format!("svg:{}", e.name()),
+            Namespace::MathMl => format!("math:{}", e.name()),
+        })
+        .collect();
+    names.join(" ")
+}
+
+struct Tap {
+    inner: ShadowSink<Recorder>,
+    raw: Vec<u8>,
+    stacks: Vec<(String, String)>,
+}
+
+impl TokenSink for Tap {
+    fn token(&mut self, token: &Token<'_>) -> Feedback {
+        self.raw.extend_from_slice(token.raw());
+        let feedback = self.inner.token(token);
+        if token.kind() == TokenKind::StartTag {
+            let stack = stack_string(self.inner.shadow().open_elements());
+            self.stacks.push((String::from_utf8_lossy(token.raw()).into_owned(), stack));
+        }
+        feedback
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        self.inner.parse_error(error);
+    }
+}
+
+/// The shadow's namespace for a `.dat` context.
+pub fn namespace(ns: ContextNs) -> Namespace {
+    match ns {
+        ContextNs::Html => Namespace::Html,
+        ContextNs::Svg => Namespace::Svg,
+        ContextNs::MathMl => Namespace::MathMl,
+    }
+}
+
+/// The fragment parsing algorithm's tokenizer state for an HTML context element.
+pub fn fragment_text_mode(name: &str, scripting: bool) -> TextMode {
+    match name {
+        "title" | "textarea" => TextMode::Rcdata,
+        "style" | "xmp" | "iframe" | "noembed" | "noframes" => TextMode::Rawtext,
+        "script" => TextMode::ScriptData,
+        "noscript" if scripting => TextMode::Rawtext,
+        "plaintext" => TextMode::Plaintext,
+        _ => TextMode::Data,
+    }
+}
+
+/// Shadow options for a case.
+pub fn options(fragment: Option<&Context>, scripting: bool) -> ShadowOptions {
+    ShadowOptions {
+        scripting,
+        fragment_context: fragment.map(|c| (c.name.clone(), namespace(c.ns))),
+        ..ShadowOptions::default()
+    }
+}
+
+/// A tokenizer set up as the document or fragment parsing algorithm sets it up.
+pub fn tokenizer(fragment: Option<&Context>, scripting: bool) -> Tokenizer {
+    match fragment {
+        None => Tokenizer::new(),
+        Some(Context { ns: ContextNs::Html, name }) => {
+            let mode = fragment_text_mode(name, scripting);
+            if mode == TextMode::Data {
+                Tokenizer::new()
+            } else {
+                Tokenizer::with_text_mode(mode, Some(name.as_bytes()))
+            }
+        }
+        Some(Context { .. }) => {
+            // The adjusted current node is the foreign context element: CDATA sections are
+            // allowed until the shadow's first feedback says otherwise.
+            let mut t = Tokenizer::new();
+            t.set_cdata_allowed(true);
+            t
+        }
+    }
+}
+
+/// Feeds `input` cut by `chunking` through the tokenizer and the shadow.
+pub fn run(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, scripting: bool) -> Run {
+    let mut tokenizer = tokenizer(fragment, scripting);
+    let shadow = Shadow::new(options(fragment, scripting));
+    let mut tap = Tap { inner: ShadowSink::new(shadow, Recorder::default()), raw: Vec::new(), stacks: Vec::new() };
+    for chunk in chunking.chunks(input) {
+        tokenizer.feed(chunk, &mut tap);
+    }
+    tokenizer.finish(&mut tap);
+    tap.inner.finish();
+    let Tap { inner, raw, stacks } = tap;
+    let (_, recorder) = inner.into_parts();
+    Run { events: recorder.0, raw, stacks }
+}
+
+/// The events with adjacent `Text` events at the same position merged, and adjacent `Ignored`
+/// events with the same reason and touching spans merged: the form that must not depend on
+/// where the input was cut.
+pub fn canonical(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
+    let mut out: Vec<OwnedEvent> = Vec::with_capacity(events.len());
+    for e in events {
+        match (out.last_mut(), e) {
+            (Some(OwnedEvent::Text { position: p, text: t }), OwnedEvent::Text { position, text }) if p == position => {
+                t.push_str(text)
+            }
+            (Some(OwnedEvent::Ignored { reason: r, span: s }), OwnedEvent::Ignored { reason, span })
+                if r == reason && s.end == span.start =>
+            {
+                s.end = span.end
+            }
+            _ => out.push(e.clone()),
+        }
+    }
+    out
+}
