@@ -1,0 +1,87 @@
+//! Helpers shared by the tokenizer's integration tests.
+#![allow(dead_code)]
+
+use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink, Tokenizer, text_mode_for_tag};
+
+/// A token as recorded by the tests: kind, span and raw bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rec {
+    pub kind: TokenKind,
+    pub span: Span,
+    pub raw: Vec<u8>,
+}
+
+/// Records tokens; answers with the by-tag-name policy when `policy`, else
+/// always `Feedback::default()` (html5lib's tokenizer tests).
+pub struct Recorder {
+    pub tokens: Vec<Rec>,
+    pub policy: bool,
+}
+
+impl TokenSink for Recorder {
+    fn token(&mut self, t: &Token<'_>) -> Feedback {
+        self.tokens.push(Rec { kind: t.kind(), span: t.span(), raw: t.raw().to_vec() });
+        if self.policy && t.kind() == TokenKind::StartTag {
+            let name = t.raw_tag_name().to_ascii_lowercase();
+            return Feedback { text_mode: text_mode_for_tag(&name, true), cdata_allowed: false };
+        }
+        Feedback::default()
+    }
+}
+
+/// Merges adjacent text tokens of the same mode.
+pub fn merge(tokens: &[Rec]) -> Vec<Rec> {
+    let mut out: Vec<Rec> = Vec::new();
+    for t in tokens {
+        if let (Some(last), TokenKind::Text(_)) = (out.last_mut(), t.kind) {
+            if last.kind == t.kind && last.span.end == t.span.start {
+                last.span.end = t.span.end;
+                last.raw.extend_from_slice(&t.raw);
+                continue;
+            }
+        }
+        out.push(t.clone());
+    }
+    out
+}
+
+/// Tokenizes `input` fed in the given chunks (split points), then finishes.
+pub fn run(input: &[u8], splits: &[usize], policy: bool, start: Option<(TextMode, &[u8])>) -> Vec<Rec> {
+    let mut t = match start {
+        Some((mode, name)) => Tokenizer::with_text_mode(mode, Some(name)),
+        None => Tokenizer::new(),
+    };
+    let mut sink = Recorder { tokens: Vec::new(), policy };
+    let mut from = 0;
+    for &s in splits.iter().chain(std::iter::once(&input.len())) {
+        t.feed(&input[from..s], &mut sink);
+        from = s;
+    }
+    t.finish(&mut sink);
+    sink.tokens
+}
+
+/// A small deterministic PRNG (SplitMix64) for seeded random splits.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Sorted, distinct split points in `1..len`.
+    pub fn splits(&mut self, len: usize) -> Vec<usize> {
+        if len < 2 {
+            return Vec::new();
+        }
+        let n = (self.next() % (len as u64).min(64)) as usize;
+        let mut v: Vec<usize> = (0..n).map(|_| 1 + (self.next() % (len as u64 - 1)) as usize).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
