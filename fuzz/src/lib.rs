@@ -1,0 +1,311 @@
+//! Fuzz targets of htrewrite, as plain functions: the libFuzzer entry points
+//! in `fuzz_targets/` call them, and so does the stable `replay` runner
+//! (`src/bin/replay.rs`), which replays files or generates random inputs from
+//! the dictionary without libFuzzer.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use htrewrite_tokenizer::{
+    Doctype, Feedback, ParseError, Span, TextMode, Token, TokenKind, TokenSink, Tokenizer, text_mode_for_tag,
+};
+
+/// Tokenizer round-trip and chunk-invariance.
+///
+/// `data[..2]` (when present) is a seed, the rest is the input. The seed picks
+/// the initial tokenizer state, whether input stream errors are reported, and
+/// the chunk split points. The input is tokenized whole and in chunks; each
+/// run must give back the input exactly (concatenated raw bytes), and both
+/// runs must give the same tokens (adjacent text merged) with the same
+/// decoded views and the same parse errors. Every decoded view is called on
+/// every token, so a panic in any of them is found.
+///
+/// # Panics
+/// When one of those properties fails (that is the finding).
+pub fn tokenizer_roundtrip(data: &[u8]) {
+    let (seed, input) = match data {
+        [a, b, rest @ ..] => (u16::from_le_bytes([*a, *b]), rest),
+        _ => (0, data),
+    };
+    let whole = run(seed, input, &[input.len()]);
+    let splits = split_points(seed, input.len());
+    let chunked = run(seed, input, &splits);
+    assert_eq!(whole.raw, input, "whole: raw bytes differ from the input (seed {seed})");
+    assert_eq!(chunked.raw, input, "chunked {splits:?}: raw bytes differ from the input (seed {seed})");
+    assert_eq!(whole.tokens.len(), chunked.tokens.len(), "token count differs; chunks {splits:?} (seed {seed})");
+    for (i, (a, b)) in whole.tokens.iter().zip(&chunked.tokens).enumerate() {
+        assert_eq!(a, b, "token {i} differs; chunks {splits:?} (seed {seed})");
+    }
+    assert_eq!(whole.errors, chunked.errors, "parse errors differ; chunks {splits:?} (seed {seed})");
+}
+
+/// Chunk lengths (summing to `len`) derived from `seed`: mostly tiny chunks
+/// for some seeds, mixed sizes for others.
+fn split_points(seed: u16, len: usize) -> Vec<usize> {
+    let mut rng = Rng(u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let max = match seed % 4 {
+        0 => 1,
+        1 => 4,
+        2 => 32,
+        _ => 1024,
+    };
+    let mut out = Vec::new();
+    let mut left = len;
+    while left > 0 {
+        let n = (1 + rng.below(max)).min(left);
+        out.push(n);
+        left -= n;
+    }
+    out
+}
+
+/// xorshift64*: small, seeded, reproducible.
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// A token's decoded views, owned, for comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Views {
+    Text(String),
+    Tag { name: String, attributes: Vec<(String, String, bool)>, self_closing: bool },
+    Comment(String),
+    Doctype(Doctype),
+    ProcessingInstruction(String, String),
+    None,
+}
+
+/// One token (text runs merged across chunk ends).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Seen {
+    kind: TokenKind,
+    span: Span,
+    eof: bool,
+    views: Views,
+}
+
+/// What one tokenization produced.
+#[derive(Debug, Default)]
+struct Run {
+    raw: Vec<u8>,
+    tokens: Vec<Seen>,
+    errors: Vec<(u64, u64, &'static str)>,
+}
+
+/// The fuzzing sink: records tokens and errors, and answers with a by-name
+/// policy that also tracks foreign content (`<svg>`, `<math>`) so CDATA
+/// sections get exercised.
+struct Recorder {
+    run: Run,
+    foreign_depth: usize,
+}
+
+impl Recorder {
+    fn error(&mut self, e: ParseError) {
+        self.run.errors.push((e.span.start, e.span.end, e.code.as_str()));
+    }
+}
+
+impl TokenSink for Recorder {
+    fn token(&mut self, t: &Token<'_>) -> Feedback {
+        let span = t.span();
+        assert_eq!(span.len(), t.raw().len() as u64, "span length differs from raw length");
+        assert_eq!(span.start, self.run.raw.len() as u64, "token does not start where the previous ended");
+        self.run.raw.extend_from_slice(t.raw());
+        // Every view on every token: none may panic, each must be None for
+        // kinds it does not apply to.
+        let text = t.text();
+        let comment = t.comment_data();
+        let doctype = t.doctype();
+        let pi = t.processing_instruction();
+        let attributes = t.attributes();
+        for a in t.attribute_spans() {
+            let _ = a.name.slice(t.raw());
+            if let Some(v) = a.value {
+                let _ = v.slice(t.raw());
+            }
+        }
+        let _ = t.tag_name_span().slice(t.raw());
+        let name = t.tag_name();
+        let mut errors = Vec::new();
+        t.parse_errors(&mut |e| errors.push(e));
+        for e in errors {
+            assert!(e.span.start >= span.start && e.span.end <= span.end, "error {e} outside its token {span:?}");
+            self.error(e);
+        }
+        assert_eq!(text.is_some(), matches!(t.kind(), TokenKind::Text(_)));
+        assert_eq!(comment.is_some(), matches!(t.kind(), TokenKind::Comment(_)));
+        assert_eq!(doctype.is_some(), t.kind() == TokenKind::Doctype);
+        assert_eq!(pi.is_some(), t.kind() == TokenKind::ProcessingInstruction);
+        let is_tag = matches!(t.kind(), TokenKind::StartTag | TokenKind::EndTag);
+        let views = if let Some(text) = text {
+            Views::Text(text.into_owned())
+        } else if is_tag {
+            Views::Tag {
+                name: name.clone().into_owned(),
+                attributes: attributes
+                    .into_iter()
+                    .map(|a| (a.name.into_owned(), a.value.into_owned(), a.duplicate))
+                    .collect(),
+                self_closing: t.is_self_closing(),
+            }
+        } else if let Some(c) = comment {
+            Views::Comment(c.into_owned())
+        } else if let Some(d) = doctype {
+            Views::Doctype(d)
+        } else if let Some((target, data)) = pi {
+            Views::ProcessingInstruction(target.into_owned(), data.into_owned())
+        } else {
+            Views::None
+        };
+        // Merge a text piece into the previous piece of the same run.
+        let merged = match (self.run.tokens.last_mut(), &views) {
+            (Some(prev), Views::Text(more)) if prev.kind == t.kind() && prev.span.end == span.start => {
+                if let Views::Text(s) = &mut prev.views {
+                    s.push_str(more);
+                }
+                prev.span.end = span.end;
+                prev.eof = t.is_eof_terminated();
+                true
+            }
+            _ => false,
+        };
+        if !merged {
+            self.run.tokens.push(Seen { kind: t.kind(), span, eof: t.is_eof_terminated(), views });
+        }
+        let foreign = name.as_ref() == "svg" || name.as_ref() == "math";
+        let text_mode = match t.kind() {
+            TokenKind::StartTag if foreign && !t.is_self_closing() => {
+                self.foreign_depth += 1;
+                TextMode::Data
+            }
+            TokenKind::StartTag if self.foreign_depth == 0 => text_mode_for_tag(name.as_bytes(), true),
+            TokenKind::EndTag if foreign => {
+                self.foreign_depth = self.foreign_depth.saturating_sub(1);
+                TextMode::Data
+            }
+            _ => TextMode::Data,
+        };
+        Feedback { text_mode, cdata_allowed: self.foreign_depth > 0 }
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        self.error(error);
+    }
+}
+
+/// Tokenizes `input` in chunks of the given lengths, starting in the state the
+/// seed picks.
+fn run(seed: u16, input: &[u8], chunks: &[usize]) -> Run {
+    let mut tokenizer = match seed >> 13 {
+        4 => Tokenizer::with_text_mode(TextMode::Rcdata, Some(b"title")),
+        5 => Tokenizer::with_text_mode(TextMode::Rawtext, Some(b"style")),
+        6 => Tokenizer::with_text_mode(TextMode::ScriptData, Some(b"script")),
+        7 => Tokenizer::with_text_mode(TextMode::Plaintext, None),
+        _ => Tokenizer::new(),
+    };
+    tokenizer.set_report_input_errors(seed & 0x100 != 0);
+    let mut sink = Recorder { run: Run::default(), foreign_depth: 0 };
+    let mut at = 0;
+    for &n in chunks {
+        tokenizer.feed(&input[at..at + n], &mut sink);
+        at += n;
+        assert_eq!(tokenizer.offset(), at as u64, "offset after feeding {at} bytes");
+    }
+    tokenizer.finish(&mut sink);
+    sink.run.errors.sort_unstable();
+    sink.run
+}
+
+/// The fragments of `dict/html.dict` (libFuzzer dictionary syntax: one
+/// `"…"` per line with `\\`, `\"` and `\xNN` escapes; `#` comments).
+pub fn dictionary() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for line in include_str!("../dict/html.dict").lines() {
+        let line = line.trim();
+        let (Some(open), Some(close)) = (line.find('"'), line.rfind('"')) else { continue };
+        if line.starts_with('#') || close <= open {
+            continue;
+        }
+        let body = &line.as_bytes()[open + 1..close];
+        let mut bytes = Vec::with_capacity(body.len());
+        let mut i = 0;
+        while i < body.len() {
+            match (body[i], body.get(i + 1)) {
+                (b'\\', Some(b'x')) if i + 3 < body.len() => {
+                    let hex = std::str::from_utf8(&body[i + 2..i + 4]).ok();
+                    bytes.push(hex.and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(b'?'));
+                    i += 4;
+                }
+                (b'\\', Some(&c)) => {
+                    bytes.push(c);
+                    i += 2;
+                }
+                (c, _) => {
+                    bytes.push(c);
+                    i += 1;
+                }
+            }
+        }
+        out.push(bytes);
+    }
+    out
+}
+
+/// Bytes with their own rules: CR, CRLF, NUL, UTF-8, a noncharacter, a control.
+const SPECIAL: [&[u8]; 7] = [b"\r", b"\r\n", b"\0", b"\xc3\xa9", b"\xef\xbf\xbe", b"\x01", b"\x80"];
+
+/// A random HTML-like input: dictionary fragments, short random words and
+/// random bytes, with a random 2-byte seed in front (the
+/// [`tokenizer_roundtrip`] input format).
+pub fn random_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: usize) -> Vec<u8> {
+    let mut out = (rng.next_u64() as u16).to_le_bytes().to_vec();
+    for _ in 0..rng.below(max_pieces.max(1)) {
+        match rng.below(10) {
+            0..=5 => out.extend_from_slice(&dictionary[rng.below(dictionary.len())]),
+            6 | 7 => {
+                for _ in 0..1 + rng.below(6) {
+                    out.push(b"abcxyzAZ09 \t\n=\"'-/!?&#;"[rng.below(24)]);
+                }
+            }
+            8 => out.push(rng.next_u64() as u8),
+            _ => out.extend_from_slice(SPECIAL[rng.below(SPECIAL.len())]),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_points_cover_the_input() {
+        for seed in [0, 1, 2, 3, 0xffff] {
+            assert_eq!(split_points(seed, 1000).iter().sum::<usize>(), 1000);
+        }
+        assert!(split_points(7, 0).is_empty());
+    }
+
+    #[test]
+    fn dictionary_parses() {
+        let d = dictionary();
+        assert!(d.len() > 50);
+        assert!(d.contains(&b"<!--".to_vec()));
+        assert!(d.contains(&b"\"".to_vec()));
+        assert!(d.iter().all(|f| !f.is_empty()));
+    }
+}
