@@ -182,3 +182,108 @@ pub(crate) fn processing_instruction<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>
         Outcome::BogusComment => (Cow::Borrowed(""), Cow::Borrowed("")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ParseErrorCode as E;
+    use std::ops::Range;
+
+    /// Runs one case: target, data and errors (code and span).
+    fn check(raw: &[u8], target: &str, data: &str, want: &[(E, Range<usize>)]) {
+        let mut got: Vec<(E, Rel)> = Vec::new();
+        let (t, d) = processing_instruction(raw, Some(&mut |c, r| got.push((c, r))));
+        assert_eq!((&*t, &*d), (target, data), "target and data of {:?}", String::from_utf8_lossy(raw));
+        let (t, d) = processing_instruction(raw, None);
+        assert_eq!((&*t, &*d), (target, data), "without a callback");
+        let want: Vec<(E, Rel)> = want.iter().map(|(c, r)| (*c, Rel::new(r.start, r.end))).collect();
+        assert_eq!(got, want, "errors of {:?}", String::from_utf8_lossy(raw));
+    }
+
+    /// `name: raw => (target, data), [Code @ span, …];` — one test per case.
+    macro_rules! cases {
+        ($($name:ident: $raw:expr => ($target:expr, $data:expr), [$($code:ident @ $r:expr),* $(,)?];)*) => {
+            $(
+                #[test]
+                fn $name() {
+                    check($raw, $target, $data, &[$((E::$code, $r)),*]);
+                }
+            )*
+        };
+    }
+
+    // From wpt html/syntax/parsing/resources/processing-instructions.dat
+    // (../shared/html5lib-tests/wpt-additions), one token each.
+    cases! {
+        wpt_target_only: b"<?something>" => ("something", ""), [];
+        wpt_data: b"<?something good>" => ("something", "good"), [];
+        wpt_data_with_spaces: b"<?something else is good>" => ("something", "else is good"), [];
+        wpt_question_close: b"<?hey there?>" => ("hey", "there"), [];
+        wpt_spaces_skipped: b"<?hey   there?>" => ("hey", "there"), [];
+        wpt_question_after_target: b"<?hey?there>" => ("hey", "?there"), [];
+        wpt_tab: b"<?hey\tthere=1?>" => ("hey", "there=1"), [];
+        wpt_lf: b"<?hey\nthere=1?>" => ("hey", "there=1"), [];
+        wpt_cr: b"<?hey\rthere=1?>" => ("hey", "there=1"), [];
+        wpt_ff: b"<?hey\x0Cthere=1?>" => ("hey", "there=1"), [];
+        wpt_lone_question: b"<?something ? >" => ("something", "? "), [];
+        wpt_trailing_space: b"<?something x >" => ("something", "x "), [];
+        wpt_questions: b"<?something ?\t   ??>" => ("something", "?\t   ?"), [];
+        wpt_ends_at_first_gt: b"<?t d >" => ("t", "d "), [];
+        wpt_hyphens: b"<?module-handler data>" => ("module-handler", "data"), [];
+        wpt_trailing_hyphen: b"<?xla->" => ("xla-", ""), [];
+        wpt_digits: b"<?v-123 data>" => ("v-123", "data"), [];
+        wpt_uppercase: b"<?UPPERCASE data>" => ("UPPERCASE", "data"), [];
+        wpt_mixed_case: b"<?all-KINDS-of-CaSeS>" => ("all-KINDS-of-CaSeS", ""), [];
+        wpt_underscore: b"<?user_name data>" => ("user_name", "data"), [];
+        wpt_underscore_first: b"<?_prefix>" => ("_prefix", ""), [];
+        wpt_underscore_only: b"<?_ data>" => ("_", "data"), [];
+        wpt_many_hyphens: b"<?A---------------->" => ("A----------------", ""), [];
+        wpt_eof_after_open: b"<?" => ("", ""), [EofInProcessingInstruction @ 2..2];
+        wpt_eof_in_target: b"<?start" => ("start", ""), [EofInProcessingInstruction @ 7..7];
+        wpt_eof_after_question: b"<?start?" => ("start", ""), [EofInProcessingInstruction @ 8..8];
+        wpt_eof_after_space: b"<?start " => ("start", ""), [EofInProcessingInstruction @ 8..8];
+        wpt_eof_in_data: b"<?start data" => ("start", "data"), [EofInProcessingInstruction @ 12..12];
+        wpt_eof_in_questionable: b"<?start ? ?" => ("start", "? "), [EofInProcessingInstruction @ 11..11];
+        // whatwg/html#12118: "`<?t?d?>` … target is "t" and data is "?d"", "`<?t ???>` where data is "??"".
+        pr_question_in_data: b"<?t?d?>" => ("t", "?d"), [];
+        pr_three_questions: b"<?t ???>" => ("t", "??"), [];
+        empty_data_question: b"<?t?>" => ("t", ""), [];
+        target_prefix_xml: b"<?xmlx>" => ("xmlx", ""), [];
+        target_prefix_xml_stylesheet: b"<?xml-stylesheets a>" => ("xml-stylesheets", "a"), [];
+        data_crlf: b"<?t a\r\nb\rc>" => ("t", "a\nb\nc"), [];
+        data_keeps_nul: b"<?t a\0b>" => ("t", "a\0b"), [];
+        data_utf8: "<?t é ü?>".as_bytes() => ("t", "é ü"), [];
+        data_invalid_utf8: b"<?t \xFF>" => ("t", "\u{FFFD}"), [];
+        data_markup: b"<?t <a href='&amp;'>" => ("t", "<a href='&amp;'"), [];
+        eof_in_xml_target: b"<?xml" => ("xml", ""), [EofInProcessingInstruction @ 5..5];
+        eof_after_question_in_data: b"<?t a?" => ("t", "a"), [EofInProcessingInstruction @ 6..6];
+    }
+
+    #[test]
+    fn bogus_comment_outcomes() {
+        let cases: &[(&[u8], E, Range<usize>)] = &[
+            (b"<?xml>", E::DisallowedProcessingInstructionTarget, 5..6),
+            (b"<?Xml-StyleSheet href=x>", E::DisallowedProcessingInstructionTarget, 16..17),
+            (b"<?a.b>", E::InvalidCharacterInProcessingInstructionTarget, 3..4),
+            (b"<?1>", E::InvalidFirstCharacterOfProcessingInstructionTarget, 2..3),
+            (b"<? >", E::InvalidFirstCharacterOfProcessingInstructionTarget, 2..3),
+        ];
+        for (raw, code, span) in cases {
+            let mut got = Vec::new();
+            let mut f = |c, r| got.push((c, r));
+            let mut errs = Errors::new(Some(&mut f));
+            assert_eq!(run(raw, &mut errs), Outcome::BogusComment, "{:?}", String::from_utf8_lossy(raw));
+            drop(errs);
+            assert_eq!(got, [(*code, Rel::new(span.start, span.end))], "{:?}", String::from_utf8_lossy(raw));
+        }
+    }
+
+    #[test]
+    fn long_data_is_linear() {
+        let mut raw = b"<?t ".to_vec();
+        raw.extend(std::iter::repeat_n(b'?', 200_000));
+        raw.push(b'>');
+        let (_, data) = processing_instruction(&raw, None);
+        assert_eq!(data.len(), 200_000 - 1);
+    }
+}
