@@ -424,9 +424,7 @@ mod tests {
     fn run(input: &[u8], at: usize, state: ReturnState) -> (CharacterReference, Vec<(ParseErrorCode, usize, usize)>) {
         let mut errors = Vec::new();
         let mut f = |code: ParseErrorCode, rel: Rel| errors.push((code, rel.start, rel.end));
-        let mut err: Option<ErrorFn<'_>> = Some(&mut f);
-        let r = character_reference(input, at, state, &mut err);
-        drop(err);
+        let r = character_reference(input, at, state, &mut Some(&mut f));
         (r, errors)
     }
 

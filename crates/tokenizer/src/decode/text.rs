@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 
 use super::ErrorFn;
-use super::charref::{ReturnState, character_reference, report};
+use super::charref::{Replacement, ReturnState, character_reference, report};
 use crate::{ParseErrorCode, Rel, TextMode};
 
 /// Decodes a tag or attribute name: ASCII-lowercased, U+0000 → U+FFFD
@@ -176,17 +176,19 @@ fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>) -> Cow<'a, 
                 pos = i + 1;
             }
             b'&' => {
-                let return_state = rules.references.unwrap_or(ReturnState::Text);
+                let Some(return_state) = rules.references else {
+                    unreachable!("`&` is a needle only where references are decoded")
+                };
                 let r = character_reference(raw, i, return_state, &mut err);
                 let end = i + r.len;
                 match r.replacement {
-                    super::charref::Replacement::AsWritten => {}
-                    super::charref::Replacement::Named(value) => {
+                    Replacement::AsWritten => {}
+                    Replacement::Named(value) => {
                         let s = owned(&mut out, raw, copied, i);
                         s.push_str(value);
                         copied = end;
                     }
-                    super::charref::Replacement::Numeric(c) => {
+                    Replacement::Numeric(c) => {
                         let s = owned(&mut out, raw, copied, i);
                         s.push(c);
                         copied = end;
@@ -487,16 +489,13 @@ mod tests {
                 }
                 out.extend_from_slice(if null_replaced { "\u{FFFD}".as_bytes() } else { b"\0" });
                 i += 1;
-            } else if b == b'&' && references.is_some() {
+            } else if let (b'&', Some(return_state)) = (b, references) {
                 let mut f = |code: ParseErrorCode, rel: Rel| errors.push((code, rel.start, rel.end));
-                let mut err: Option<ErrorFn<'_>> = Some(&mut f);
-                let r = character_reference(raw, i, references.unwrap(), &mut err);
+                let r = character_reference(raw, i, return_state, &mut Some(&mut f));
                 match r.replacement {
-                    super::super::charref::Replacement::AsWritten => out.extend_from_slice(&raw[i..i + r.len]),
-                    super::super::charref::Replacement::Named(s) => out.extend_from_slice(s.as_bytes()),
-                    super::super::charref::Replacement::Numeric(c) => {
-                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes())
-                    }
+                    Replacement::AsWritten => out.extend_from_slice(&raw[i..i + r.len]),
+                    Replacement::Named(s) => out.extend_from_slice(s.as_bytes()),
+                    Replacement::Numeric(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
                 }
                 i += r.len;
             } else if b == b'<' && less_than {
