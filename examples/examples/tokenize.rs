@@ -14,16 +14,20 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use htrewrite_tokenizer::{Feedback, ParseError, Token, TokenKind, TokenSink, Tokenizer, text_mode_for_tag};
+use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, TokenSink, Tokenizer, text_mode_for_tag};
 
 /// How many characters of text, comments and attribute values are shown.
 const SHOW: usize = 60;
 
 /// A [`TokenSink`] that prints tokens and answers with the by-tag-name text
-/// mode (what [`htrewrite_tokenizer::TagNamePolicy`] does; the rewriter asks
-/// the tree-builder shadow instead).
+/// mode (what [`htrewrite_tokenizer::TagNamePolicy`] does), plus a rough
+/// notion of foreign content: inside `<svg>`/`<math>` no text mode applies and
+/// `<![CDATA[` opens a CDATA section. The rewriter asks the tree-builder
+/// shadow instead, which gets every case right.
 struct Printer<W: Write> {
     out: W,
+    /// How many `<svg>`/`<math>` elements are open.
+    foreign_depth: usize,
     /// The first write error; the caller stops feeding once there is one.
     failed: Option<std::io::Error>,
 }
@@ -82,12 +86,21 @@ impl<W: Write> TokenSink for Printer<W> {
         if self.failed.is_none() {
             self.failed = self.print(token).err();
         }
-        match token.kind() {
-            TokenKind::StartTag => {
-                Feedback { text_mode: text_mode_for_tag(token.tag_name().as_bytes(), true), cdata_allowed: false }
+        let name = token.tag_name();
+        let foreign = name == "svg" || name == "math";
+        let text_mode = match token.kind() {
+            TokenKind::StartTag if foreign && !token.is_self_closing() => {
+                self.foreign_depth += 1;
+                TextMode::Data
             }
-            _ => Feedback::default(),
-        }
+            TokenKind::StartTag if self.foreign_depth == 0 => text_mode_for_tag(name.as_bytes(), true),
+            TokenKind::EndTag if foreign => {
+                self.foreign_depth = self.foreign_depth.saturating_sub(1);
+                TextMode::Data
+            }
+            _ => TextMode::Data,
+        };
+        Feedback { text_mode, cdata_allowed: self.foreign_depth > 0 }
     }
 
     fn parse_error(&mut self, error: ParseError) {
@@ -123,7 +136,7 @@ fn main() -> ExitCode {
 
 fn run(path: &std::ffi::OsStr) -> std::io::Result<()> {
     let mut file = File::open(path)?;
-    let mut sink = Printer { out: BufWriter::new(std::io::stdout().lock()), failed: None };
+    let mut sink = Printer { out: BufWriter::new(std::io::stdout().lock()), foreign_depth: 0, failed: None };
     let mut tokenizer = Tokenizer::new();
     let mut chunk = vec![0u8; 4096];
     loop {
