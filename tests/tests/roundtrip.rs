@@ -1,6 +1,7 @@
 //! Losslessness and chunk-invariance: for every input, the raw bytes of all tokens, in order,
 //! equal the input, and the token stream (kinds and spans, adjacent text tokens of one mode
-//! merged) is the same whatever the chunking.
+//! merged) is the same whatever the chunking; so are the decoded text of each merged text run
+//! and the parse errors inside tokens (codes and spans).
 //!
 //! Inputs, one trial each: every html5lib tokenizer input in each of its initial states
 //! (`tokenizer/…`), every tree-construction `#data` input (`tree-construction/…`,
@@ -16,7 +17,7 @@ use std::time::Duration;
 use htrewrite_conformance::chunking::Chunking;
 use htrewrite_conformance::corpus::{self, CORPUS_ENV};
 use htrewrite_conformance::harness::{self, Watchdog};
-use htrewrite_conformance::{escape_bytes, html5lib, tree_construction};
+use htrewrite_conformance::{escape_bytes, escape_str, html5lib, tree_construction};
 use htrewrite_tokenizer::{Span, TagNamePolicy, TextMode, Token, TokenKind, Tokenizer};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -114,6 +115,10 @@ struct Rec {
 /// The result of one tokenization: merged token records, or the first losslessness violation.
 struct Run {
     records: Vec<Rec>,
+    /// The decoded text of each merged text run (pieces' `Token::text` concatenated), in order.
+    texts: Vec<String>,
+    /// Every `Token::parse_errors` error as `(code, start, end)`, sorted.
+    errors: Vec<(&'static str, u64, u64)>,
     /// The concatenated raw bytes.
     raw: Vec<u8>,
     /// The first token whose span disagrees with its raw bytes or with the running offset.
@@ -121,7 +126,13 @@ struct Run {
 }
 
 fn tokenize(input: &[u8], chunks: &[&[u8]], start: &Start) -> Run {
-    let mut run = Run { records: Vec::new(), raw: Vec::with_capacity(input.len()), span_error: None };
+    let mut run = Run {
+        records: Vec::new(),
+        texts: Vec::new(),
+        errors: Vec::new(),
+        raw: Vec::with_capacity(input.len()),
+        span_error: None,
+    };
     {
         let mut sink = TagNamePolicy(|t: &Token<'_>| {
             let span = t.span();
@@ -138,13 +149,22 @@ fn tokenize(input: &[u8], chunks: &[&[u8]], start: &Start) -> Run {
                 ));
             }
             run.raw.extend_from_slice(raw);
+            let errors = &mut run.errors;
+            t.parse_errors(&mut |e| errors.push((e.code.as_str(), e.span.start, e.span.end)));
             let kind = t.kind();
+            let text = t.text();
             if let (TokenKind::Text(mode), Some(last)) = (kind, run.records.last_mut())
                 && last.kind == TokenKind::Text(mode)
                 && last.span.end == span.start
             {
                 last.span.end = span.end;
+                if let (Some(all), Some(piece)) = (run.texts.last_mut(), text) {
+                    all.push_str(&piece);
+                }
                 return;
+            }
+            if let Some(text) = text {
+                run.texts.push(text.into_owned());
             }
             run.records.push(Rec { kind, span });
         });
@@ -154,6 +174,7 @@ fn tokenize(input: &[u8], chunks: &[&[u8]], start: &Start) -> Run {
         }
         tokenizer.finish(&mut sink);
     }
+    run.errors.sort();
     run
 }
 
@@ -172,7 +193,7 @@ fn check(name: &str, source: &Source, start: &Start) -> Result<(), Failed> {
     };
     let every = if input.len() <= ONE_BYTE_CHUNKS_UP_TO { 1 } else { 7 };
     let mut failures = Vec::new();
-    let mut reference: Option<(Chunking, Vec<Rec>)> = None;
+    let mut reference: Option<(Chunking, Run)> = None;
     for c in Chunking::standard(name, every) {
         let chunks = c.chunks(&input);
         let run = match harness::catch(|| tokenize(&input, &chunks, start)) {
@@ -191,14 +212,10 @@ fn check(name: &str, source: &Source, start: &Start) -> Result<(), Failed> {
             continue;
         }
         match &reference {
-            None => reference = Some((c, run.records)),
-            Some((rc, rrecs)) => {
-                if *rrecs != run.records {
-                    failures.push(format!(
-                        "{}: token stream differs from the one of `{rc}`: {}",
-                        c.describe(input.len()),
-                        stream_difference(&input, rrecs, &run.records)
-                    ));
+            None => reference = Some((c, run)),
+            Some((rc, reference)) => {
+                if let Some(d) = run_difference(&input, reference, &run) {
+                    failures.push(format!("{}: differs from `{rc}`: {d}", c.describe(input.len())));
                 }
             }
         }
@@ -232,6 +249,48 @@ fn first_difference(input: &[u8], run: &Run) -> String {
         excerpt(input, at),
         excerpt(&run.raw, at.min(run.raw.len())),
     )
+}
+
+/// How `b` differs from `a`: token stream first, then decoded text, then errors.
+fn run_difference(input: &[u8], a: &Run, b: &Run) -> Option<String> {
+    if a.records != b.records {
+        return Some(format!("token stream: {}", stream_difference(input, &a.records, &b.records)));
+    }
+    if a.texts != b.texts {
+        let i = a.texts.iter().zip(&b.texts).position(|(x, y)| x != y).unwrap_or(0);
+        let (x, y) = (&a.texts[i], &b.texts[i]);
+        // Show both around the first differing character.
+        let at = x.chars().zip(y.chars()).take_while(|(p, q)| p == q).count().saturating_sub(20);
+        let clip = |s: &str| escape_str(&s.chars().skip(at).take(60).collect::<String>());
+        return Some(format!(
+            "decoded text (`Token::text` of the pieces, concatenated) of text run #{i} (bytes {}..{}), from \
+             character {at}: \"{}\" vs \"{}\"",
+            text_run_span(&a.records, i).0,
+            text_run_span(&a.records, i).1,
+            clip(x),
+            clip(y)
+        ));
+    }
+    if a.errors != b.errors {
+        let only = |x: &[(&str, u64, u64)], y: &[(&str, u64, u64)]| -> Vec<String> {
+            x.iter().filter(|e| !y.contains(e)).take(8).map(|(c, s, e)| format!("{c} at {s}..{e}")).collect()
+        };
+        return Some(format!(
+            "parse errors: only in the reference [{}], only here [{}]",
+            only(&a.errors, &b.errors).join(", "),
+            only(&b.errors, &a.errors).join(", ")
+        ));
+    }
+    None
+}
+
+/// The span of the `i`-th text run.
+fn text_run_span(records: &[Rec], i: usize) -> (u64, u64) {
+    records
+        .iter()
+        .filter(|r| matches!(r.kind, TokenKind::Text(_)))
+        .nth(i)
+        .map_or((0, 0), |r| (r.span.start, r.span.end))
 }
 
 fn stream_difference(input: &[u8], a: &[Rec], b: &[Rec]) -> String {
