@@ -508,6 +508,39 @@ mod tests {
         assert_eq!(errors, [(UnknownNamedCharacterReference, 0, 1_000_002)]);
     }
 
+    proptest::proptest! {
+        /// `at_end == false` on a prefix means the outcome is final: the
+        /// whole input gives the same length, replacement and errors.
+        #[test]
+        fn outcome_without_at_end_is_final(
+            name in 0..NAMED_REFERENCES.len(),
+            keep in 0usize..40,
+            numeric in proptest::bool::ANY,
+            rest in proptest::collection::vec(proptest::sample::select(ALPHABET.to_vec()), 0..24),
+            attribute in proptest::bool::ANY,
+        ) {
+            let state = if attribute { Attr } else { Text };
+            // `&`, then part of a real name (or of `#`), then random bytes.
+            let mut input = vec![b'&'];
+            let start: &[u8] = if numeric { b"#x" } else { NAMED_REFERENCES[name].name };
+            input.extend_from_slice(&start[..keep.min(start.len())]);
+            input.extend_from_slice(&rest);
+            let whole = run(&input, 0, state);
+            for cut in 1..=input.len() {
+                let prefix = run(&input[..cut], 0, state);
+                proptest::prop_assert!(prefix.0.len <= cut);
+                if !prefix.0.at_end {
+                    proptest::prop_assert_eq!(prefix.0.len, whole.0.len, "cut at {}", cut);
+                    proptest::prop_assert_eq!(prefix.0.replacement, whole.0.replacement, "cut at {}", cut);
+                    proptest::prop_assert_eq!(&prefix.1, &whole.1, "cut at {}", cut);
+                }
+            }
+        }
+    }
+
+    /// Bytes of names, numbers and their ends.
+    const ALPHABET: &[u8] = b"#xX;;=&< 0123456789aAfFlmnopstuigqz";
+
     #[test]
     fn replacement_table_is_the_standards() {
         // 0x81, 0x8D, 0x8F, 0x90, 0x9D have no windows-1252 character: they stay.
