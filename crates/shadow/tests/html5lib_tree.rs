@@ -53,7 +53,7 @@ fn main() {
         assert!(exists, "{}: line {}: no such case/mode {} {:?}", expected::PATH, d.line, d.case, d.mode);
     }
 
-    let mut trials = Vec::new();
+    let mut trials = vec![self_check(&cases)];
     let (mut scripted, mut listed) = (0, 0);
     for case in cases {
         let case = Arc::new(case);
@@ -79,6 +79,50 @@ fn main() {
         "crates/shadow/tests/expected-differences.toml",
     );
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// `harness::self-check`: the `.dat` reader found every case, and every expected tree survives
+/// being read back into the test DOM and dumped again (so the dump format is html5lib's).
+fn self_check(cases: &[Case]) -> Trial {
+    let counts: Vec<(bool, bool)> =
+        cases.iter().map(|c| (c.file.starts_with("wpt-additions/"), c.fragment.is_some())).collect();
+    let documents: Vec<(String, bool, String)> =
+        cases.iter().map(|c| (c.id(), c.file.starts_with("wpt-additions/"), c.document.clone())).collect();
+    Trial::test("harness::self-check", move || {
+        let html5lib = counts.iter().filter(|c| !c.0).count();
+        let wpt = counts.iter().filter(|c| c.0).count();
+        // VENDORED.md: 1,796 tree-construction cases in 60 files (scripted/ included), 122 wpt-additions.
+        if (html5lib, wpt) != (1796, 122) {
+            return Err(
+                format!("read {html5lib} tree-construction and {wpt} wpt-additions cases, not 1796 and 122").into()
+            );
+        }
+        let mut bad = Vec::new();
+        for (id, _, document) in &documents {
+            match common::undump::undump(document) {
+                Ok(dom) => {
+                    let again = dom.dump(common::dom::Dom::DOCUMENT);
+                    if &again != document {
+                        bad.push(format!(
+                            "{id}: dump of the expected tree differs:\n{}",
+                            side_by_side(document, &again)
+                        ));
+                    }
+                }
+                Err(e) => bad.push(format!("{id}: cannot read the expected tree: {e}")),
+            }
+        }
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} expected trees do not round-trip:\n{}",
+                bad.len(),
+                bad.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+            )
+            .into())
+        }
+    })
 }
 
 /// Runs one chunking, turning a panic into an error that names the chunking.

@@ -8,3 +8,4 @@ pub mod dom;
 pub mod drive;
 pub mod expected;
 pub mod tree;
+pub mod undump;
