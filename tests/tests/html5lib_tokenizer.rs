@@ -10,7 +10,8 @@
 //! expectation (the same way in every chunking).
 //!
 //! `HTREWRITE_PRINT_EXPECTED_DIFFERENCES=1` prints the entries the rules below generate (the
-//! content of `expected-differences.toml`) instead of running.
+//! content of `expected-differences.toml`) instead of running. `HTREWRITE_SHOW_DIFFERENCES=1`
+//! prints the actual result of each listed case beside its stale expectation, for review.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -164,6 +165,10 @@ fn run(name: &str, test: &TokenizerTest, state: &str, difference: Option<&str>) 
                     expected.render()
                 ));
                 return Err(msg.into());
+            }
+            if std::env::var_os("HTREWRITE_SHOW_DIFFERENCES").is_some() {
+                let actual = results[0].1.as_ref().expect("checked above");
+                println!("\n{name}\n{header}stale expectation:\n{}actual:\n{}", expected.render(), actual.render());
             }
             Ok(())
         }
