@@ -273,7 +273,6 @@ mod tests {
             let mut f = |c, r| got.push((c, r));
             let mut errs = Errors::new(Some(&mut f));
             assert_eq!(run(raw, &mut errs), Outcome::BogusComment, "{:?}", String::from_utf8_lossy(raw));
-            drop(errs);
             assert_eq!(got, [(*code, Rel::new(span.start, span.end))], "{:?}", String::from_utf8_lossy(raw));
         }
     }

@@ -148,13 +148,12 @@ impl<'a> Parser<'a, '_> {
     /// compared with the earlier ones.
     fn attribute_name(&mut self, name: Rel, at: usize) {
         self.attributes.push(AttributeSpan { name, value: None, quote: Quote::None });
-        if let Some(decoded) = self.decode(name, super::text::name) {
-            if !self.seen.insert(decoded) {
-                // spec: "if there is already an attribute on the token with
-                // the exact same name, then this is a duplicate-attribute
-                // parse error".
-                self.errs.at(ParseErrorCode::DuplicateAttribute, self.raw, at);
-            }
+        // spec: "if there is already an attribute on the token with the
+        // exact same name, then this is a duplicate-attribute parse error".
+        if let Some(decoded) = self.decode(name, super::text::name)
+            && !self.seen.insert(decoded)
+        {
+            self.errs.at(ParseErrorCode::DuplicateAttribute, self.raw, at);
         }
     }
 
