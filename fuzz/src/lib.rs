@@ -265,6 +265,9 @@ pub fn dictionary() -> Vec<Vec<u8>> {
     out
 }
 
+/// Bytes random words are made of.
+const WORD_BYTES: &[u8] = b"abcxyzAZ09 \t\n=\"'-/!?&#;";
+
 /// Bytes with their own rules: CR, CRLF, NUL, UTF-8, a noncharacter, a control.
 const SPECIAL: [&[u8]; 7] = [b"\r", b"\r\n", b"\0", b"\xc3\xa9", b"\xef\xbf\xbe", b"\x01", b"\x80"];
 
@@ -278,7 +281,7 @@ pub fn random_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: usize) ->
             0..=5 => out.extend_from_slice(&dictionary[rng.below(dictionary.len())]),
             6 | 7 => {
                 for _ in 0..1 + rng.below(6) {
-                    out.push(b"abcxyzAZ09 \t\n=\"'-/!?&#;"[rng.below(24)]);
+                    out.push(WORD_BYTES[rng.below(WORD_BYTES.len())]);
                 }
             }
             8 => out.push(rng.next_u64() as u8),

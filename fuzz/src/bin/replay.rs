@@ -44,13 +44,20 @@ fn files(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs one input; returns the panic message if it failed.
+thread_local! {
+    /// Where the last panic happened, set by the panic hook.
+    static PANIC_PLACE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Runs one input; returns the panic message (and place) if it failed.
 fn check(input: &[u8]) -> Option<String> {
     catch_unwind(AssertUnwindSafe(|| tokenizer_roundtrip(input))).err().map(|e| {
-        e.downcast_ref::<String>()
+        let message = e
+            .downcast_ref::<String>()
             .cloned()
             .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_else(|| "panic".to_owned())
+            .unwrap_or_else(|| "panic".to_owned());
+        format!("{message}{}", PANIC_PLACE.with(|p| p.take()))
     })
 }
 
@@ -76,9 +83,11 @@ fn run() -> Result<usize, String> {
             _ => paths.push(PathBuf::from(arg)),
         }
     }
-    // Panics are caught and reported below; keep the default hook's message
-    // out of the way.
-    std::panic::set_hook(Box::new(|_| {}));
+    // Panics are caught and reported below, with the place they came from.
+    std::panic::set_hook(Box::new(|info| {
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        PANIC_PLACE.with(|p| *p.borrow_mut() = place);
+    }));
     let mut failures = 0;
     let mut inputs = Vec::new();
     for path in &paths {
