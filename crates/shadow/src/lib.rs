@@ -33,12 +33,24 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod body;
+mod builder;
+mod doctype;
 mod event;
+mod foreign;
+mod formatting;
+mod mode;
 mod shadow;
+mod stack;
+mod table;
+mod tags;
+mod token;
 
 pub use event::{
     AttrNamespace, CloseCause, Event, EventSink, Namespace, NoEvents, NodeId, Origin, OwnedEvent, Position, QuirksMode,
     ShadowAttr,
 };
 pub use htrewrite_tokenizer::Feedback;
+pub use mode::InsertionMode;
 pub use shadow::{OpenElement, Shadow, ShadowOptions, ShadowSink};
+pub use token::{TagToken, TreeToken};

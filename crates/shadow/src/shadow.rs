@@ -1,8 +1,10 @@
 //! The public face of the shadow: options, [`Shadow`], [`ShadowSink`].
 
-use htrewrite_tokenizer::{Feedback, Token, TokenSink};
+use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
-use crate::{EventSink, Namespace, NodeId, Origin, QuirksMode};
+use crate::builder::Builder;
+use crate::token::{CommentLike, Tok};
+use crate::{Event, EventSink, InsertionMode, Namespace, NodeId, Origin, QuirksMode, ShadowAttr, TagToken, TreeToken};
 
 /// Settings of a [`Shadow`].
 ///
@@ -35,9 +37,13 @@ impl Default for ShadowOptions {
 /// One entry of the [stack of open elements](https://html.spec.whatwg.org/multipage/parsing.html#stack-of-open-elements).
 ///
 /// # Example
-/// ```ignore
-/// let shadow = htrewrite_shadow::Shadow::new(Default::default());
-/// assert!(shadow.open_elements().is_empty());
+/// ```
+/// use htrewrite_shadow::{Namespace, NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+/// let mut shadow = Shadow::new(ShadowOptions::default());
+/// let p = TagToken::new("p", vec![]);
+/// shadow.process_tree_token(TreeToken::StartTag(&p), Default::default(), &mut NoEvents);
+/// let top = shadow.open_elements().last().unwrap();
+/// assert_eq!((top.name(), top.ns()), ("p", Namespace::Html));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpenElement {
@@ -45,6 +51,10 @@ pub struct OpenElement {
     pub(crate) name: Box<str>,
     pub(crate) ns: Namespace,
     pub(crate) origin: Origin,
+    /// The element's parent in the tree (a `template` stands for its contents).
+    pub(crate) parent: NodeId,
+    /// Category bits (`tags::cat`).
+    pub(crate) cats: u16,
 }
 
 impl OpenElement {
@@ -66,37 +76,229 @@ impl OpenElement {
     }
 }
 
-/// The tree-construction shadow.
+/// The tree-construction shadow: the Standard's tree construction on a
+/// stack, reporting [`Event`]s and answering the tokenizer with [`Feedback`].
+///
+/// Feed it tokens in order with [`Shadow::process`] (or
+/// [`Shadow::process_tree_token`]), then call [`Shadow::finish`] once.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+/// let mut shadow = Shadow::new(ShadowOptions::default());
+/// for name in ["p", "div"] {
+///     let t = TagToken::new(name, vec![]);
+///     shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut NoEvents);
+/// }
+/// let names: Vec<_> = shadow.open_elements().iter().map(|e| e.name()).collect();
+/// assert_eq!(names, ["html", "body", "div"]); // <div> closed the <p>
+/// ```
+///
+/// # Complexity
+/// Each token costs O(1) amortized plus the events it causes (and the
+/// bytes of its text), except the adoption agency algorithm, which costs
+/// O(elements above the formatting element) per run.
+#[derive(Debug, Clone)]
 pub struct Shadow {
-    options: ShadowOptions,
-    stack: Vec<OpenElement>,
+    b: Builder,
+}
+
+/// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`.
+struct Dyn<'a, E: ?Sized>(&'a mut E);
+
+impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
+    fn event(&mut self, e: Event<'_>) {
+        self.0.event(e)
+    }
 }
 
 impl Shadow {
-    /// A shadow in the initial state (or, for fragments, set up by the
-    /// fragment parsing algorithm).
+    /// A shadow in the initial state (or, for fragments, as the fragment
+    /// parsing algorithm sets it up; the root `html` element is reported
+    /// with the first token).
     pub fn new(options: ShadowOptions) -> Shadow {
-        Shadow { options, stack: Vec::new() }
+        Shadow { b: Builder::new(options.scripting, options.fragment_context, options.fragment_quirks) }
     }
 
-    /// Processes one token and returns the feedback for the tokenizer.
+    /// Processes one token of the tokenizer and returns the feedback for the next.
+    ///
+    /// Text tokens are processed with their decoded [`Token::text`];
+    /// `CdataStart`/`CdataEnd` and dropped bytes change nothing.
     pub fn process<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, sink: &mut E) -> Feedback {
-        let _ = (token, sink, &self.options);
-        Feedback::default()
+        let span = token.span();
+        let s = &mut Dyn(sink);
+        match token.kind() {
+            TokenKind::Text(_) => {
+                let text = token.text().unwrap_or_default();
+                self.run(TreeToken::Text(&text), span, s)
+            }
+            TokenKind::StartTag => {
+                let mut attrs: Vec<ShadowAttr> = Vec::new();
+                for a in token.attributes() {
+                    if !a.duplicate {
+                        attrs.push(ShadowAttr::new(a.name.into_owned(), a.value.into_owned()));
+                    }
+                }
+                let tag = TagToken {
+                    name: token.tag_name().into_owned(),
+                    attrs,
+                    self_closing: token.is_self_closing(),
+                    span,
+                };
+                self.run(TreeToken::StartTag(&tag), span, s)
+            }
+            TokenKind::EndTag => {
+                let tag =
+                    TagToken { name: token.tag_name().into_owned(), attrs: Vec::new(), self_closing: false, span };
+                self.run(TreeToken::EndTag(&tag), span, s)
+            }
+            TokenKind::Comment(_) => {
+                let data = token.comment_data().unwrap_or_default();
+                self.run(TreeToken::Comment(&data), span, s)
+            }
+            TokenKind::Doctype => {
+                let d = token.doctype().unwrap_or_default();
+                self.run(TreeToken::Doctype(&d), span, s)
+            }
+            TokenKind::ProcessingInstruction => {
+                let (target, data) = token.processing_instruction().unwrap_or_default();
+                self.run(TreeToken::ProcessingInstruction { target: &target, data: &data }, span, s)
+            }
+            TokenKind::CdataStart | TokenKind::CdataEnd | TokenKind::Dropped(_) => self.feedback(false),
+        }
     }
 
-    /// Processes the end-of-file token.
+    /// Processes one token of the tree builder's own model (tests, other
+    /// tokenizers); `span` is the token's place in the input.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// use htrewrite_tokenizer::TextMode;
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let t = TagToken::new("textarea", vec![]);
+    /// let f = shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut NoEvents);
+    /// assert_eq!(f.text_mode, TextMode::Rcdata);
+    /// ```
+    pub fn process_tree_token<E: EventSink + ?Sized>(
+        &mut self,
+        token: TreeToken<'_>,
+        span: Span,
+        sink: &mut E,
+    ) -> Feedback {
+        self.run(token, span, &mut Dyn(sink))
+    }
+
+    fn run(&mut self, token: TreeToken<'_>, span: Span, s: &mut dyn EventSink) -> Feedback {
+        self.b.span = span;
+        self.b.text_mode = None;
+        let start = matches!(token, TreeToken::StartTag(_));
+        match token {
+            TreeToken::Text(t) => self.b.dispatch_text(t, s),
+            TreeToken::StartTag(t) => self.b.dispatch(Tok::Start(t), s),
+            TreeToken::EndTag(t) => self.b.dispatch(Tok::End(t), s),
+            TreeToken::Comment(d) => self.b.dispatch(Tok::Comment(CommentLike::Comment(d)), s),
+            TreeToken::ProcessingInstruction { target, data } => {
+                self.b.dispatch(Tok::Comment(CommentLike::Pi(target, data)), s)
+            }
+            TreeToken::Doctype(d) => self.b.dispatch(Tok::Doctype(d), s),
+            TreeToken::Eof => self.finish_dyn(s),
+        }
+        self.feedback(start)
+    }
+
+    fn feedback(&mut self, start: bool) -> Feedback {
+        let text_mode = self.b.text_mode.take().filter(|_| start).unwrap_or(TextMode::Data);
+        let cdata_allowed = self.b.adjusted_current_node().is_some_and(|(ns, _, _)| ns != Namespace::Html);
+        Feedback { text_mode, cdata_allowed }
+    }
+
+    /// Processes the end of the input: the EOF token, then "stop parsing"
+    /// (every open element gets [`CloseCause::Eof`](crate::CloseCause::Eof)).
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
-        let _ = sink;
+        self.finish_dyn(&mut Dyn(sink));
+    }
+
+    fn finish_dyn(&mut self, s: &mut dyn EventSink) {
+        if !self.b.stopped {
+            self.b.dispatch(Tok::Eof, s);
+        }
+        if !self.b.stack.is_empty() {
+            self.b.stop_parsing(s);
+        }
+        self.b.stopped = true;
     }
 
     /// The stack of open elements, bottom (`html`) first.
     pub fn open_elements(&self) -> &[OpenElement] {
-        &self.stack
+        self.b.stack.items()
+    }
+
+    /// The current insertion mode.
+    pub fn insertion_mode(&self) -> InsertionMode {
+        self.b.mode
+    }
+
+    /// The document's quirks mode (set by the DOCTYPE, or its absence).
+    pub fn quirks_mode(&self) -> QuirksMode {
+        self.b.quirks
+    }
+
+    /// The frameset-ok flag.
+    pub fn frameset_ok(&self) -> bool {
+        self.b.frameset_ok
+    }
+
+    /// The scripting flag.
+    pub fn scripting(&self) -> bool {
+        self.b.scripting
+    }
+
+    /// The head element pointer.
+    pub fn head_element(&self) -> Option<NodeId> {
+        self.b.head.as_ref().map(|h| h.id)
+    }
+
+    /// The form element pointer.
+    pub fn form_element(&self) -> Option<NodeId> {
+        self.b.form
+    }
+
+    /// Number of entries (markers included) of the list of active formatting elements.
+    pub fn active_formatting_len(&self) -> usize {
+        self.b.fmt.len()
+    }
+
+    /// The text mode the tokenizer starts in for a fragment (RCDATA for a
+    /// `title`/`textarea` context, …), as the fragment parsing algorithm says.
+    pub fn initial_text_mode(&self) -> TextMode {
+        match &self.b.context {
+            Some(c) if c.ns == Namespace::Html => match &*c.name {
+                "title" | "textarea" => TextMode::Rcdata,
+                "style" | "xmp" | "iframe" | "noembed" | "noframes" => TextMode::Rawtext,
+                "noscript" if self.b.scripting => TextMode::Rawtext,
+                "script" => TextMode::ScriptData,
+                "plaintext" => TextMode::Plaintext,
+                _ => TextMode::Data,
+            },
+            _ => TextMode::Data,
+        }
     }
 }
 
 /// A [`TokenSink`] that drives a [`Shadow`] and hands its events to `E`.
+///
+/// # Example
+/// ```no_run
+/// use htrewrite_shadow::{Event, OwnedEvent, Shadow, ShadowOptions, ShadowSink};
+/// use htrewrite_tokenizer::Tokenizer;
+/// let mut events = Vec::new();
+/// let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), |e: Event<'_>| events.push(OwnedEvent::from(&e)));
+/// let mut tokenizer = Tokenizer::new();
+/// tokenizer.feed(b"<p>a<div>b", &mut sink);
+/// tokenizer.finish(&mut sink);
+/// sink.finish();
+/// ```
 pub struct ShadowSink<E> {
     shadow: Shadow,
     events: E,

@@ -1,0 +1,444 @@
+//! The ["in body" insertion mode](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody),
+//! with the 2025 relaxed `<select>` rules.
+
+use htrewrite_tokenizer::TextMode;
+
+use crate::builder::{Builder, CONTEXT_ID};
+use crate::mode::InsertionMode;
+use crate::tags::{self, cat};
+use crate::token::{TagToken, Tok};
+use crate::{CloseCause, Event, EventSink, Namespace, Origin, ShadowAttr};
+
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+
+impl Builder {
+    /// Characters in body: U+0000 ignored, the rest inserted after
+    /// reconstructing the active formatting elements.
+    pub(crate) fn body_text(&mut self, s: &mut dyn EventSink, text: &str) {
+        for (k, seg) in text.split('\0').enumerate() {
+            if k > 0 {
+                // (no Ignored event for characters: text events have no spans)
+            }
+            if seg.is_empty() {
+                continue;
+            }
+            self.reconstruct_active_formatting_elements(s);
+            self.insert_text(s, seg);
+            if tags::ws_prefix_len(seg) < seg.len() {
+                self.frameset_ok = false;
+            }
+        }
+    }
+
+    fn in_select_fragment(&self) -> bool {
+        self.context.as_ref().is_some_and(|c| c.ns == Namespace::Html && &*c.name == "select")
+    }
+
+    /// Merges attributes not already present into `html` or `body`.
+    fn merge_attrs(&mut self, s: &mut dyn EventSink, body: bool, attrs: &[ShadowAttr]) {
+        let (id, present) = if body {
+            match &mut self.body {
+                Some((id, names)) => (*id, names),
+                None => return,
+            }
+        } else {
+            (self.stack.get(0).id, &mut self.html_attrs)
+        };
+        let new: Vec<ShadowAttr> = attrs.iter().filter(|a| !present.contains(&a.name)).cloned().collect();
+        if new.is_empty() {
+            return;
+        }
+        present.extend(new.iter().map(|a| a.name.clone()));
+        s.event(Event::AttributesAdded { id, attrs: &new });
+    }
+
+    pub(crate) fn in_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype in body"),
+            Tok::Start(t) => self.in_body_start(t, s),
+            Tok::End(t) => self.in_body_end(t, s),
+            Tok::Eof => {
+                if !self.template_modes.is_empty() {
+                    self.in_template(tok, s);
+                } else {
+                    self.stop_parsing(s);
+                }
+            }
+        }
+    }
+
+    fn in_body_start(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+        let name = &*t.name;
+        match name {
+            "html" => {
+                if self.stack.contains_html("template") {
+                    return self.ignore(s, "<html> in template");
+                }
+                self.merge_attrs(s, false, &t.attrs);
+            }
+            "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script" | "style" | "template"
+            | "title" => self.in_head(Tok::Start(t), s),
+            "body" => {
+                let second_is_body = self.stack.len() > 1 && self.stack.get(1).is_html("body");
+                if !second_is_body || self.stack.contains_html("template") {
+                    return self.ignore(s, "<body> in body");
+                }
+                self.frameset_ok = false;
+                if self.body.as_ref().is_some_and(|b| b.0 == self.stack.get(1).id) {
+                    self.merge_attrs(s, true, &t.attrs);
+                }
+            }
+            "frameset" => {
+                let second_is_body = self.stack.len() > 1 && self.stack.get(1).is_html("body");
+                if !second_is_body || !self.frameset_ok {
+                    return self.ignore(s, "<frameset> in body");
+                }
+                s.event(Event::NodeRemoved { id: self.stack.get(1).id });
+                while self.stack.len() > 1 {
+                    let c = self.implied();
+                    self.pop(s, c);
+                }
+                self.insert_html_element(s, t);
+                self.mode = InsertionMode::InFrameset;
+            }
+            "address" | "article" | "aside" | "blockquote" | "center" | "details" | "dialog" | "dir" | "div" | "dl"
+            | "fieldset" | "figcaption" | "figure" | "footer" | "header" | "hgroup" | "main" | "menu" | "nav"
+            | "ol" | "p" | "search" | "section" | "summary" | "ul" => {
+                self.close_p_if_in_button_scope(s);
+                self.insert_html_element(s, t);
+            }
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                self.close_p_if_in_button_scope(s);
+                if self.stack.current().is_some_and(|e| e.ns == Namespace::Html && HEADINGS.contains(&e.name())) {
+                    let c = self.implied();
+                    self.pop(s, c);
+                }
+                self.insert_html_element(s, t);
+            }
+            "pre" | "listing" => {
+                self.close_p_if_in_button_scope(s);
+                self.insert_html_element(s, t);
+                self.skip_newline = true;
+                self.frameset_ok = false;
+            }
+            "form" => {
+                let template = self.stack.contains_html("template");
+                if self.form.is_some() && !template {
+                    return self.ignore(s, "nested form");
+                }
+                self.close_p_if_in_button_scope(s);
+                let id = self.insert_html_element(s, t);
+                if !template {
+                    self.form = Some(id);
+                }
+            }
+            "li" | "dd" | "dt" => {
+                self.frameset_ok = false;
+                // spec: the loop from the current node down to the first special element
+                // other than address, div and p, looking for li (or dd/dt).
+                let targets: &[&str] = if name == "li" { &["li"] } else { &["dd", "dt"] };
+                let found = self.stack.topmost_html_of(targets);
+                let stop = self.stack.topmost_cat(cat::SPECIAL_NOT_ADP);
+                if let Some(i) = found {
+                    if stop.is_none_or(|st| i >= st) {
+                        let which = self.stack.get(i).name().to_owned();
+                        self.generate_implied_end_tags(s, Some(&which));
+                        let c = self.implied();
+                        self.pop_until_html(s, &which, c);
+                    }
+                }
+                self.close_p_if_in_button_scope(s);
+                self.insert_html_element(s, t);
+            }
+            "plaintext" => {
+                self.close_p_if_in_button_scope(s);
+                self.insert_html_element(s, t);
+                self.text_mode = Some(TextMode::Plaintext);
+            }
+            "button" => {
+                if self.has_in_scope("button") {
+                    self.generate_implied_end_tags(s, None);
+                    let c = self.implied();
+                    self.pop_until_html(s, "button", c);
+                }
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_html_element(s, t);
+                self.frameset_ok = false;
+            }
+            "a" => {
+                if let Some(i) = self.fmt.last_named_after_marker("a") {
+                    let id = self.fmt.element(i).expect("element").id;
+                    self.adoption_agency(s, "a", false);
+                    if let Some(p) = self.fmt.position(id) {
+                        self.fmt.remove_at(p);
+                    }
+                    if let Some(p) = self.stack.position(id) {
+                        let e = self.stack.remove_at(p);
+                        s.event(Event::ElementClosed { id: e.id, cause: CloseCause::AdoptionAgency { by: self.span } });
+                    }
+                }
+                self.reconstruct_active_formatting_elements(s);
+                let id = self.insert_html_element(s, t);
+                self.push_formatting(t, id);
+            }
+            "b" | "big" | "code" | "em" | "font" | "i" | "s" | "small" | "strike" | "strong" | "tt" | "u" => {
+                self.reconstruct_active_formatting_elements(s);
+                let id = self.insert_html_element(s, t);
+                self.push_formatting(t, id);
+            }
+            "nobr" => {
+                self.reconstruct_active_formatting_elements(s);
+                if self.has_in_scope("nobr") {
+                    self.adoption_agency(s, "nobr", false);
+                    self.reconstruct_active_formatting_elements(s);
+                }
+                let id = self.insert_html_element(s, t);
+                self.push_formatting(t, id);
+            }
+            "applet" | "marquee" | "object" => {
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_html_element(s, t);
+                self.fmt.push_marker();
+                self.frameset_ok = false;
+            }
+            "table" => {
+                if self.quirks != crate::QuirksMode::Quirks {
+                    self.close_p_if_in_button_scope(s);
+                }
+                self.insert_html_element(s, t);
+                self.frameset_ok = false;
+                self.mode = InsertionMode::InTable;
+            }
+            "area" | "br" | "embed" | "img" | "keygen" | "wbr" => {
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_void_html_element(s, t);
+                self.frameset_ok = false;
+            }
+            "input" => {
+                // spec (2025): input in a select fragment is ignored; an open select is closed first.
+                if self.in_select_fragment() {
+                    return self.ignore(s, "<input> in a select fragment");
+                }
+                if self.has_in_scope("select") {
+                    let c = self.implied();
+                    self.pop_until_html(s, "select", c);
+                }
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_void_html_element(s, t);
+                if !t.attr("type").is_some_and(|v| v.eq_ignore_ascii_case("hidden")) {
+                    self.frameset_ok = false;
+                }
+            }
+            "param" | "source" | "track" => self.insert_void_html_element(s, t),
+            "hr" => {
+                self.close_p_if_in_button_scope(s);
+                if self.has_in_scope("select") {
+                    self.generate_implied_end_tags(s, None);
+                }
+                self.insert_void_html_element(s, t);
+                self.frameset_ok = false;
+            }
+            "image" => {
+                let img = TagToken { name: "img".into(), ..t.clone() };
+                self.in_body_start(&img, s);
+            }
+            "textarea" => {
+                self.insert_html_element(s, t);
+                self.skip_newline = true;
+                self.text_mode = Some(TextMode::Rcdata);
+                self.original_mode = self.mode;
+                self.frameset_ok = false;
+                self.mode = InsertionMode::Text;
+            }
+            "xmp" => {
+                self.close_p_if_in_button_scope(s);
+                self.reconstruct_active_formatting_elements(s);
+                self.frameset_ok = false;
+                self.generic_text_element(s, t, TextMode::Rawtext);
+            }
+            "iframe" => {
+                self.frameset_ok = false;
+                self.generic_text_element(s, t, TextMode::Rawtext);
+            }
+            "noembed" => self.generic_text_element(s, t, TextMode::Rawtext),
+            "noscript" if self.scripting => self.generic_text_element(s, t, TextMode::Rawtext),
+            "select" => {
+                if self.in_select_fragment() {
+                    return self.ignore(s, "<select> in a select fragment");
+                }
+                if self.has_in_scope("select") {
+                    self.ignore(s, "nested <select>");
+                    let c = self.implied();
+                    self.pop_until_html(s, "select", c);
+                    return;
+                }
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_html_element(s, t);
+                self.frameset_ok = false;
+            }
+            "option" => {
+                if self.has_in_scope("select") {
+                    self.generate_implied_end_tags(s, Some("optgroup"));
+                } else if self.current_is("option") {
+                    let c = self.implied();
+                    self.pop(s, c);
+                }
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_html_element(s, t);
+            }
+            "optgroup" => {
+                if self.has_in_scope("select") {
+                    self.generate_implied_end_tags(s, None);
+                } else if self.current_is("option") {
+                    let c = self.implied();
+                    self.pop(s, c);
+                }
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_html_element(s, t);
+            }
+            "rb" | "rtc" => {
+                if self.has_in_scope("ruby") {
+                    self.generate_implied_end_tags(s, None);
+                }
+                self.insert_html_element(s, t);
+            }
+            "rp" | "rt" => {
+                if self.has_in_scope("ruby") {
+                    self.generate_implied_end_tags(s, Some("rtc"));
+                }
+                self.insert_html_element(s, t);
+            }
+            "math" | "svg" => {
+                self.reconstruct_active_formatting_elements(s);
+                let ns = if name == "math" { Namespace::MathMl } else { Namespace::Svg };
+                let mut t = t.clone();
+                tags::adjust_attrs(ns, &mut t.attrs);
+                self.insert_foreign_element(s, &t, ns);
+                if t.self_closing {
+                    self.pop(s, CloseCause::Immediate { span: t.span });
+                }
+            }
+            "caption" | "col" | "colgroup" | "frame" | "head" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr" => {
+                self.ignore(s, "table or frame start tag in body")
+            }
+            _ => {
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_html_element(s, t);
+            }
+        }
+    }
+
+    fn in_body_end(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+        let name = &*t.name;
+        let end = CloseCause::EndTag { span: t.span };
+        match name {
+            "template" => self.in_head(Tok::End(t), s),
+            "body" | "html" => {
+                if !self.has_in_scope("body") {
+                    return self.ignore(s, "no body in scope");
+                }
+                self.mode = InsertionMode::AfterBody;
+                if name == "html" {
+                    self.by_mode(self.mode, Tok::End(t), s);
+                }
+            }
+            "address" | "article" | "aside" | "blockquote" | "button" | "center" | "details" | "dialog" | "dir"
+            | "div" | "dl" | "fieldset" | "figcaption" | "figure" | "footer" | "header" | "hgroup" | "listing"
+            | "main" | "menu" | "nav" | "ol" | "pre" | "search" | "section" | "select" | "summary" | "ul" => {
+                if !self.has_in_scope(name) {
+                    return self.ignore(s, "end tag not in scope");
+                }
+                self.generate_implied_end_tags(s, None);
+                self.pop_until_html(s, name, end);
+            }
+            "form" => {
+                if !self.stack.contains_html("template") {
+                    let node = self.form.take();
+                    let Some(node) = node else { return self.ignore(s, "no form") };
+                    let Some(i) = self.stack.position(node) else { return self.ignore(s, "form not open") };
+                    if node == CONTEXT_ID || !self.stack.position_in_scope(i, cat::SCOPE) {
+                        return self.ignore(s, "form not in scope");
+                    }
+                    self.generate_implied_end_tags(s, None);
+                    let i = self.stack.position(node).expect("still open");
+                    let e = self.stack.remove_at(i);
+                    s.event(Event::ElementClosed { id: e.id, cause: end });
+                } else {
+                    if !self.has_in_scope("form") {
+                        return self.ignore(s, "form not in scope");
+                    }
+                    self.generate_implied_end_tags(s, None);
+                    self.pop_until_html(s, "form", end);
+                }
+            }
+            "p" => {
+                if !self.has_in_button_scope("p") {
+                    let p = TagToken { name: "p".into(), attrs: Vec::new(), self_closing: false, span: t.span };
+                    self.insert_html_element_with(s, &p, Origin::Implied, false);
+                    self.pop(s, CloseCause::Immediate { span: t.span });
+                    return;
+                }
+                self.close_p_element(s, end);
+            }
+            "li" => {
+                if !self.has_in_list_item_scope("li") {
+                    return self.ignore(s, "no li in scope");
+                }
+                self.generate_implied_end_tags(s, Some("li"));
+                self.pop_until_html(s, "li", end);
+            }
+            "dd" | "dt" => {
+                if !self.has_in_scope(name) {
+                    return self.ignore(s, "end tag not in scope");
+                }
+                self.generate_implied_end_tags(s, Some(name));
+                self.pop_until_html(s, name, end);
+            }
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                if !self.stack.has_in_scope_of(HEADINGS, cat::SCOPE) {
+                    return self.ignore(s, "no heading in scope");
+                }
+                self.generate_implied_end_tags(s, None);
+                self.pop_until_html_of(s, HEADINGS, end);
+            }
+            "a" | "b" | "big" | "code" | "em" | "font" | "i" | "nobr" | "s" | "small" | "strike" | "strong" | "tt"
+            | "u" => {
+                if !self.adoption_agency(s, name, true) {
+                    self.any_other_end_tag(t, s);
+                }
+            }
+            "applet" | "marquee" | "object" => {
+                if !self.has_in_scope(name) {
+                    return self.ignore(s, "end tag not in scope");
+                }
+                self.generate_implied_end_tags(s, None);
+                self.pop_until_html(s, name, end);
+                self.fmt.clear_to_last_marker();
+            }
+            "br" => {
+                let br = TagToken { name: "br".into(), attrs: Vec::new(), self_closing: false, span: t.span };
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_html_element_with(s, &br, Origin::Implied, false);
+                self.pop(s, CloseCause::Immediate { span: t.span });
+                self.frameset_ok = false;
+            }
+            _ => self.any_other_end_tag(t, s),
+        }
+    }
+
+    /// "Any other end tag" in body: close the topmost element of that name
+    /// unless a special element lies above it. O(1) with the stack's indexes.
+    pub(crate) fn any_other_end_tag(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+        let found = self.stack.topmost(Namespace::Html, &t.name);
+        let special = self.stack.topmost_cat(cat::SPECIAL);
+        match found {
+            Some(i) if special.is_none_or(|sp| i >= sp) => {
+                self.generate_implied_end_tags(s, Some(&t.name));
+                let i = self.stack.topmost(Namespace::Html, &t.name).unwrap_or(i);
+                self.pop_to(s, i, CloseCause::EndTag { span: t.span });
+            }
+            _ => self.ignore(s, "end tag without open element"),
+        }
+    }
+}

@@ -1,0 +1,615 @@
+//! The tree builder's state and the Standard's shared algorithms: the
+//! appropriate place for inserting a node, element insertion, implied end
+//! tags, reconstruction of the active formatting elements, the adoption
+//! agency algorithm, resetting the insertion mode.
+
+use htrewrite_tokenizer::{Span, TextMode};
+
+use crate::formatting::{Entry, FormattingElement, FormattingList};
+use crate::mode::InsertionMode;
+use crate::stack::Stack;
+use crate::tags::{self, cat};
+use crate::token::TagToken;
+use crate::{CloseCause, Event, EventSink, Namespace, NodeId, OpenElement, Origin, Position, QuirksMode, ShadowAttr};
+
+/// The fragment parsing algorithm's context element.
+#[derive(Debug, Clone)]
+pub(crate) struct Context {
+    pub name: Box<str>,
+    pub ns: Namespace,
+    pub cats: u16,
+}
+
+/// A sentinel id standing for the context element (never in the events).
+pub(crate) const CONTEXT_ID: NodeId = NodeId(u64::MAX);
+
+/// All state of tree construction (no DOM).
+#[derive(Debug, Clone)]
+pub(crate) struct Builder {
+    pub scripting: bool,
+    pub context: Option<Context>,
+    pub mode: InsertionMode,
+    pub original_mode: InsertionMode,
+    pub template_modes: Vec<InsertionMode>,
+    pub stack: Stack,
+    pub fmt: FormattingList,
+    /// The head element pointer (kept whole: "after head" pushes it back).
+    pub head: Option<OpenElement>,
+    pub form: Option<NodeId>,
+    pub frameset_ok: bool,
+    pub quirks: QuirksMode,
+    pub foster_parenting: bool,
+    pub next_id: u64,
+    /// The span of the token being processed.
+    pub span: Span,
+    /// Drop a leading LF of the next token (`<pre>`, `<listing>`, `<textarea>`).
+    pub skip_newline: bool,
+    /// Set when a start tag switched the tokenizer's state.
+    pub text_mode: Option<TextMode>,
+    /// "in table text": whitespace still pending (the decision is not made yet).
+    pub table_ws: String,
+    /// "in table text": non-whitespace seen, everything is foster-parented.
+    pub table_foster: bool,
+    /// Attribute names of the `html` element (for merging).
+    pub html_attrs: Vec<String>,
+    /// The `body` element and its attribute names (for merging).
+    pub body: Option<(NodeId, Vec<String>)>,
+    pub started: bool,
+    pub stopped: bool,
+}
+
+impl Builder {
+    pub(crate) fn new(scripting: bool, context: Option<(String, Namespace)>, quirks: QuirksMode) -> Builder {
+        let context = context.map(|(name, ns)| {
+            let cats = tags::cats(ns, &name, false);
+            Context { name: name.into(), ns, cats }
+        });
+        Builder {
+            scripting,
+            quirks: if context.is_some() { quirks } else { QuirksMode::NoQuirks },
+            context,
+            mode: InsertionMode::Initial,
+            original_mode: InsertionMode::Initial,
+            template_modes: Vec::new(),
+            stack: Stack::default(),
+            fmt: FormattingList::default(),
+            head: None,
+            form: None,
+            frameset_ok: true,
+            foster_parenting: false,
+            next_id: 1,
+            span: Span::default(),
+            skip_newline: false,
+            text_mode: None,
+            table_ws: String::new(),
+            table_foster: false,
+            html_attrs: Vec::new(),
+            body: None,
+            started: false,
+            stopped: false,
+        }
+    }
+
+    /// The fragment parsing algorithm's set-up (steps creating the root
+    /// `html` element, the template mode, the form pointer, the insertion
+    /// mode); for documents nothing.
+    pub(crate) fn start(&mut self, s: &mut dyn EventSink) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        let Some(ctx) = self.context.clone() else { return };
+        let id = self.new_id();
+        s.event(Event::ElementOpened {
+            id,
+            name: "html",
+            ns: Namespace::Html,
+            attrs: &[],
+            origin: Origin::FragmentRoot,
+            position: Position::Append { parent: NodeId::DOCUMENT },
+            self_closing: false,
+        });
+        self.stack.push(OpenElement::new(id, "html", Namespace::Html, Origin::FragmentRoot, NodeId::DOCUMENT, false));
+        if ctx.ns == Namespace::Html && &*ctx.name == "template" {
+            self.template_modes.push(InsertionMode::InTemplate);
+        }
+        self.reset_insertion_mode();
+        if ctx.ns == Namespace::Html && &*ctx.name == "form" {
+            self.form = Some(CONTEXT_ID);
+        }
+    }
+
+    pub(crate) fn new_id(&mut self) -> NodeId {
+        let id = NodeId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    pub(crate) fn implied(&self) -> CloseCause {
+        CloseCause::Implied { by: self.span }
+    }
+
+    pub(crate) fn ignore(&self, s: &mut dyn EventSink, reason: &'static str) {
+        s.event(Event::Ignored { reason, span: self.span });
+    }
+
+    // ----- the stack -----
+
+    /// Pops the current node.
+    pub(crate) fn pop(&mut self, s: &mut dyn EventSink, cause: CloseCause) {
+        if let Some(e) = self.stack.pop() {
+            s.event(Event::ElementClosed { id: e.id, cause });
+        }
+    }
+
+    /// Pops elements until the one at position `i` has been popped; it gets
+    /// `cause`, the ones above it are implied closings.
+    pub(crate) fn pop_to(&mut self, s: &mut dyn EventSink, i: usize, cause: CloseCause) {
+        while self.stack.len() > i + 1 {
+            let c = self.implied();
+            self.pop(s, c);
+        }
+        if self.stack.len() == i + 1 {
+            self.pop(s, cause);
+        }
+    }
+
+    /// Pops until an HTML element named `name` has been popped (no-op if none is open).
+    pub(crate) fn pop_until_html(&mut self, s: &mut dyn EventSink, name: &str, cause: CloseCause) {
+        if let Some(i) = self.stack.topmost(Namespace::Html, name) {
+            self.pop_to(s, i, cause);
+        }
+    }
+
+    /// Pops until one of the HTML elements `names` has been popped.
+    pub(crate) fn pop_until_html_of(&mut self, s: &mut dyn EventSink, names: &[&str], cause: CloseCause) {
+        if let Some(i) = self.stack.topmost_html_of(names) {
+            self.pop_to(s, i, cause);
+        }
+    }
+
+    pub(crate) fn current_is(&self, name: &str) -> bool {
+        self.stack.current_is(name)
+    }
+
+    /// The [adjusted current node](https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node):
+    /// `(namespace, name, categories)`.
+    pub(crate) fn adjusted_current_node(&self) -> Option<(Namespace, &str, u16)> {
+        if self.stack.len() == 1 {
+            if let Some(c) = &self.context {
+                return Some((c.ns, &c.name, c.cats));
+            }
+        }
+        self.stack.current().map(|e| (e.ns, e.name(), e.cats))
+    }
+
+    pub(crate) fn has_in_scope(&self, name: &str) -> bool {
+        self.stack.has_in_scope_of(&[name], cat::SCOPE)
+    }
+
+    pub(crate) fn has_in_button_scope(&self, name: &str) -> bool {
+        self.stack.has_in_scope_of(&[name], cat::BUTTON_SCOPE)
+    }
+
+    pub(crate) fn has_in_list_item_scope(&self, name: &str) -> bool {
+        self.stack.has_in_scope_of(&[name], cat::LIST_ITEM_SCOPE)
+    }
+
+    pub(crate) fn has_in_table_scope(&self, name: &str) -> bool {
+        self.stack.has_in_scope_of(&[name], cat::TABLE_SCOPE)
+    }
+
+    // ----- insertion -----
+
+    /// The [appropriate place for inserting a node](https://html.spec.whatwg.org/multipage/parsing.html#appropriate-place-for-inserting-a-node),
+    /// optionally with an override target (a stack position).
+    pub(crate) fn appropriate_place(&self, target: Option<usize>) -> Position {
+        let Some(t) = target.or(self.stack.len().checked_sub(1)) else {
+            return Position::Append { parent: NodeId::DOCUMENT };
+        };
+        let node = self.stack.get(t);
+        if self.foster_parenting
+            && node.ns == Namespace::Html
+            && matches!(node.name(), "table" | "tbody" | "tfoot" | "thead" | "tr")
+        {
+            let last_template = self.stack.topmost(Namespace::Html, "template");
+            let last_table = self.stack.topmost(Namespace::Html, "table");
+            if let Some(lt) = last_template {
+                if last_table.is_none_or(|tb| lt > tb) {
+                    return Position::AppendToTemplateContents { template: self.stack.get(lt).id };
+                }
+            }
+            return match last_table {
+                None => Position::Append { parent: self.stack.get(0).id },
+                Some(tb) => {
+                    let table = self.stack.get(tb);
+                    Position::InsertBefore { parent: table.parent, before: table.id }
+                }
+            };
+        }
+        if node.is_html("template") {
+            Position::AppendToTemplateContents { template: node.id }
+        } else {
+            Position::Append { parent: node.id }
+        }
+    }
+
+    /// Creates an element, inserts it at `position` and pushes it on the stack.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn insert_at(
+        &mut self,
+        s: &mut dyn EventSink,
+        name: &str,
+        ns: Namespace,
+        attrs: &[ShadowAttr],
+        origin: Origin,
+        position: Position,
+        self_closing: bool,
+    ) -> NodeId {
+        let id = self.new_id();
+        s.event(Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing });
+        let annotation_xml_html = ns == Namespace::MathMl
+            && name == "annotation-xml"
+            && attrs.iter().any(|a| {
+                a.name == "encoding"
+                    && a.namespace == crate::AttrNamespace::None
+                    && (a.value.eq_ignore_ascii_case("text/html")
+                        || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
+            });
+        let parent = position.parent().unwrap_or(NodeId::DOCUMENT);
+        self.stack.push(OpenElement::new(id, name, ns, origin, parent, annotation_xml_html));
+        id
+    }
+
+    /// [Insert an HTML element](https://html.spec.whatwg.org/multipage/parsing.html#insert-an-html-element) for a start tag.
+    pub(crate) fn insert_html_element(&mut self, s: &mut dyn EventSink, tag: &TagToken) -> NodeId {
+        self.insert_html_element_with(s, tag, Origin::StartTag { span: tag.span }, false)
+    }
+
+    /// Inserts a void HTML element, pops it at once and acknowledges the self-closing flag.
+    pub(crate) fn insert_void_html_element(&mut self, s: &mut dyn EventSink, tag: &TagToken) {
+        self.insert_html_element_with(s, tag, Origin::StartTag { span: tag.span }, tag.self_closing);
+        self.pop(s, CloseCause::Immediate { span: tag.span });
+    }
+
+    pub(crate) fn insert_html_element_with(
+        &mut self,
+        s: &mut dyn EventSink,
+        tag: &TagToken,
+        origin: Origin,
+        self_closing: bool,
+    ) -> NodeId {
+        let position = self.appropriate_place(None);
+        self.insert_at(s, &tag.name, Namespace::Html, &tag.attrs, origin, position, self_closing)
+    }
+
+    /// Inserts an HTML element the Standard implies (no token in the input).
+    pub(crate) fn insert_implied(&mut self, s: &mut dyn EventSink, name: &str) -> NodeId {
+        let position = self.appropriate_place(None);
+        self.insert_at(s, name, Namespace::Html, &[], Origin::Implied, position, false)
+    }
+
+    /// [Insert a foreign element](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-foreign-element)
+    /// (the tag already adjusted).
+    pub(crate) fn insert_foreign_element(&mut self, s: &mut dyn EventSink, tag: &TagToken, ns: Namespace) -> NodeId {
+        let position = self.appropriate_place(None);
+        self.insert_at(s, &tag.name, ns, &tag.attrs, Origin::StartTag { span: tag.span }, position, tag.self_closing)
+    }
+
+    /// [Insert characters](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-character).
+    pub(crate) fn insert_text(&mut self, s: &mut dyn EventSink, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let position = self.appropriate_place(None);
+        if position == (Position::Append { parent: NodeId::DOCUMENT }) {
+            return;
+        }
+        s.event(Event::Text { position, text });
+    }
+
+    /// [Insert a comment](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-comment)
+    /// (or a processing instruction) at `position`, or at the appropriate place.
+    pub(crate) fn insert_comment(
+        &mut self,
+        s: &mut dyn EventSink,
+        c: &crate::token::CommentLike<'_>,
+        position: Option<Position>,
+    ) {
+        let position = position.unwrap_or_else(|| self.appropriate_place(None));
+        match *c {
+            crate::token::CommentLike::Comment(data) => s.event(Event::Comment { position, data }),
+            crate::token::CommentLike::Pi(target, data) => {
+                s.event(Event::ProcessingInstruction { position, target, data })
+            }
+        }
+    }
+
+    /// The generic RCDATA / raw text element parsing algorithm.
+    pub(crate) fn generic_text_element(&mut self, s: &mut dyn EventSink, tag: &TagToken, mode: TextMode) {
+        self.insert_html_element(s, tag);
+        self.text_mode = Some(mode);
+        self.original_mode = self.mode;
+        self.mode = InsertionMode::Text;
+    }
+
+    // ----- algorithms -----
+
+    /// [Generate implied end tags](https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags),
+    /// except for HTML elements named `except`.
+    pub(crate) fn generate_implied_end_tags(&mut self, s: &mut dyn EventSink, except: Option<&str>) {
+        while let Some(e) = self.stack.current() {
+            if e.ns == Namespace::Html && tags::has_implied_end_tag(e.name()) && Some(e.name()) != except {
+                let c = self.implied();
+                self.pop(s, c);
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// [Generate all implied end tags thoroughly](https://html.spec.whatwg.org/multipage/parsing.html#generate-all-implied-end-tags-thoroughly).
+    pub(crate) fn generate_all_implied_end_tags_thoroughly(&mut self, s: &mut dyn EventSink) {
+        while let Some(e) = self.stack.current() {
+            if e.ns == Namespace::Html && tags::has_implied_end_tag_thoroughly(e.name()) {
+                let c = self.implied();
+                self.pop(s, c);
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// [Close a `p` element](https://html.spec.whatwg.org/multipage/parsing.html#close-a-p-element).
+    pub(crate) fn close_p_element(&mut self, s: &mut dyn EventSink, cause: CloseCause) {
+        self.generate_implied_end_tags(s, Some("p"));
+        self.pop_until_html(s, "p", cause);
+    }
+
+    /// Closes a `p` element if one is in button scope (the step many start tags begin with).
+    pub(crate) fn close_p_if_in_button_scope(&mut self, s: &mut dyn EventSink) {
+        if self.has_in_button_scope("p") {
+            let c = self.implied();
+            self.close_p_element(s, c);
+        }
+    }
+
+    /// [Reconstruct the active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#reconstruct-the-active-formatting-elements).
+    pub(crate) fn reconstruct_active_formatting_elements(&mut self, s: &mut dyn EventSink) {
+        let n = self.fmt.len();
+        if n == 0 {
+            return;
+        }
+        let open = |b: &Builder, i: usize| match b.fmt.get(i) {
+            Entry::Marker => true,
+            Entry::Element(f) => b.stack.position(f.id).is_some(),
+        };
+        if open(self, n - 1) {
+            return;
+        }
+        // spec: "Rewind" while the entry before is neither a marker nor open.
+        let mut i = n - 1;
+        while i > 0 && !open(self, i - 1) {
+            i -= 1;
+        }
+        // spec: "Advance" / "Create".
+        for j in i..n {
+            let f = self.fmt.element(j).expect("not a marker").clone();
+            let position = self.appropriate_place(None);
+            let origin = Origin::ReconstructedFormatting { clone_of: f.id };
+            let id = self.insert_at(s, &f.name, Namespace::Html, &f.attrs, origin, position, false);
+            self.fmt.set_id(j, id);
+        }
+    }
+
+    /// Pushes the current node (just inserted for `tag`) onto the list of active formatting elements.
+    pub(crate) fn push_formatting(&mut self, tag: &TagToken, id: NodeId) {
+        self.fmt.push(FormattingElement::new(id, &tag.name, tag.attrs.clone(), tag.span));
+    }
+
+    /// The [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)
+    /// for `subject`; returns `false` when the caller must "act as described
+    /// in the 'any other end tag' entry".
+    pub(crate) fn adoption_agency(&mut self, s: &mut dyn EventSink, subject: &str, end_tag: bool) -> bool {
+        let by = self.span;
+        // spec step 2.
+        if let Some(cur) = self.stack.current() {
+            if cur.is_html(subject) && self.fmt.position(cur.id).is_none() {
+                let cause = if end_tag { CloseCause::EndTag { span: by } } else { CloseCause::AdoptionAgency { by } };
+                self.pop(s, cause);
+                return true;
+            }
+        }
+        // spec step 4: the outer loop, at most 8 times.
+        for _ in 0..8 {
+            let Some(fe_list) = self.fmt.last_named_after_marker(subject) else { return false };
+            let fe = self.fmt.element(fe_list).expect("element").clone();
+            let Some(fe_idx) = self.stack.position(fe.id) else {
+                self.fmt.remove_at(fe_list);
+                return true;
+            };
+            if !self.stack.position_in_scope(fe_idx, cat::SCOPE) {
+                return true;
+            }
+            // spec: furthest block: the first special element above the formatting element.
+            let fb_idx = (fe_idx + 1..self.stack.len()).find(|&i| self.stack.get(i).has(cat::SPECIAL));
+            let Some(fb_idx) = fb_idx else {
+                let cause = if end_tag { CloseCause::EndTag { span: by } } else { CloseCause::AdoptionAgency { by } };
+                while self.stack.len() > fe_idx + 1 {
+                    let c = self.implied();
+                    self.pop(s, c);
+                }
+                self.pop(s, cause);
+                if let Some(p) = self.fmt.position(fe.id) {
+                    self.fmt.remove_at(p);
+                }
+                return true;
+            };
+            let ca_idx = fe_idx - 1;
+            let fb_id = self.stack.get(fb_idx).id;
+            // Bookmark: None = the formatting element's place; Some(id) = just after `id`.
+            let mut bookmark: Option<NodeId> = None;
+            // Deferred stack edits: removals and replacements by position.
+            let mut removed = vec![false; fb_idx - fe_idx];
+            let mut replaced: Vec<Option<OpenElement>> = vec![None; fb_idx - fe_idx];
+            let mut last_node = fb_id;
+            let mut last_node_rel: Option<usize> = None; // position relative to fe_idx, None = furthest block
+            let mut node_rel = fb_idx - fe_idx;
+            let mut inner = 0;
+            loop {
+                inner += 1;
+                node_rel -= 1;
+                if node_rel == 0 {
+                    break;
+                }
+                let node = self.stack.get(fe_idx + node_rel).clone();
+                let mut in_list = self.fmt.position(node.id);
+                if inner > 3 {
+                    if let Some(p) = in_list {
+                        self.fmt.remove_at(p);
+                        in_list = None;
+                    }
+                }
+                let Some(p) = in_list else {
+                    removed[node_rel] = true;
+                    s.event(Event::ElementClosed { id: node.id, cause: CloseCause::AdoptionAgency { by } });
+                    continue;
+                };
+                let f = self.fmt.element(p).expect("element").clone();
+                let id = self.new_id();
+                let origin = Origin::AdoptionAgencyClone { clone_of: node.id };
+                s.event(Event::ElementOpened {
+                    id,
+                    name: &f.name,
+                    ns: Namespace::Html,
+                    attrs: &f.attrs,
+                    origin,
+                    position: Position::Detached,
+                    self_closing: false,
+                });
+                self.fmt.set_id(p, id);
+                s.event(Event::ElementClosed { id: node.id, cause: CloseCause::AdoptionAgency { by } });
+                let mut new = OpenElement::new(id, &f.name, Namespace::Html, origin, NodeId::DOCUMENT, false);
+                if last_node == fb_id {
+                    bookmark = Some(id);
+                }
+                s.event(Event::NodeMoved { id: last_node, to: Position::Append { parent: id } });
+                match last_node_rel {
+                    None => *self.stack.get_mut_parent(fb_idx) = id,
+                    Some(r) => replaced[r].as_mut().expect("replaced").parent = id,
+                }
+                new.parent = NodeId::DOCUMENT;
+                replaced[node_rel] = Some(new);
+                last_node = id;
+                last_node_rel = Some(node_rel);
+            }
+            // spec: insert last node at the appropriate place with the common ancestor as override target.
+            let to = self.appropriate_place(Some(ca_idx));
+            s.event(Event::NodeMoved { id: last_node, to });
+            let to_parent = match to {
+                Position::InsertBefore { parent, .. } => parent,
+                p => p.parent().unwrap_or(NodeId::DOCUMENT),
+            };
+            match last_node_rel {
+                None => *self.stack.get_mut_parent(fb_idx) = to_parent,
+                Some(r) => replaced[r].as_mut().expect("replaced").parent = to_parent,
+            }
+            // spec: a new element for the formatting element's token, taking the furthest block's children.
+            let id = self.new_id();
+            let origin = Origin::AdoptionAgencyClone { clone_of: fe.id };
+            s.event(Event::ElementOpened {
+                id,
+                name: &fe.name,
+                ns: Namespace::Html,
+                attrs: &fe.attrs,
+                origin,
+                position: Position::Detached,
+                self_closing: false,
+            });
+            s.event(Event::ChildrenMoved { from: fb_id, to: id });
+            s.event(Event::NodeMoved { id, to: Position::Append { parent: fb_id } });
+            // spec: the list: remove the formatting element, insert the new one at the bookmark.
+            let at = match bookmark {
+                None => self.fmt.position(fe.id).expect("formatting element in list"),
+                Some(b) => self.fmt.position(b).expect("bookmark in list") + 1,
+            };
+            self.fmt.insert_at(at, Entry::Element(FormattingElement::new(id, &fe.name, fe.attrs.clone(), fe.span)));
+            if let Some(p) = self.fmt.position(fe.id) {
+                self.fmt.remove_at(p);
+            }
+            // spec: the stack: remove the formatting element, insert the new one just below the furthest block.
+            s.event(Event::ElementClosed { id: fe.id, cause: CloseCause::AdoptionAgency { by } });
+            let mut tail = Vec::with_capacity(self.stack.len() - fe_idx);
+            while self.stack.len() > fe_idx {
+                tail.push(self.stack.pop().expect("non-empty"));
+            }
+            tail.reverse();
+            for (r, e) in tail.into_iter().enumerate() {
+                if r == 0 {
+                    continue;
+                }
+                if r < removed.len() {
+                    if removed[r] {
+                        continue;
+                    }
+                    if let Some(new) = replaced[r].take() {
+                        self.stack.push(new);
+                        continue;
+                    }
+                }
+                let is_fb = e.id == fb_id;
+                self.stack.push(e);
+                if is_fb {
+                    self.stack.push(OpenElement::new(id, &fe.name, Namespace::Html, origin, fb_id, false));
+                }
+            }
+        }
+        true
+    }
+
+    /// [Reset the insertion mode appropriately](https://html.spec.whatwg.org/multipage/parsing.html#reset-the-insertion-mode-appropriately)
+    /// (no `select` step since the 2025 relaxed `<select>` parsing).
+    pub(crate) fn reset_insertion_mode(&mut self) {
+        use InsertionMode as M;
+        for i in (0..self.stack.len()).rev() {
+            let last = i == 0;
+            let (ns, name) = match (&self.context, last) {
+                (Some(c), true) => (c.ns, &*c.name),
+                _ => (self.stack.get(i).ns, self.stack.get(i).name()),
+            };
+            if ns == Namespace::Html {
+                let m = match name {
+                    "td" | "th" if !last => Some(M::InCell),
+                    "tr" => Some(M::InRow),
+                    "tbody" | "thead" | "tfoot" => Some(M::InTableBody),
+                    "caption" => Some(M::InCaption),
+                    "colgroup" => Some(M::InColumnGroup),
+                    "table" => Some(M::InTable),
+                    "template" => Some(*self.template_modes.last().unwrap_or(&M::InTemplate)),
+                    "head" if !last => Some(M::InHead),
+                    "body" => Some(M::InBody),
+                    "frameset" => Some(M::InFrameset),
+                    "html" => Some(if self.head.is_none() { M::BeforeHead } else { M::AfterHead }),
+                    _ => None,
+                };
+                if let Some(m) = m {
+                    self.mode = m;
+                    return;
+                }
+            }
+            if last {
+                self.mode = M::InBody;
+                return;
+            }
+        }
+        self.mode = M::InBody;
+    }
+
+    /// [Stop parsing](https://html.spec.whatwg.org/multipage/parsing.html#stop-parsing): pops everything.
+    pub(crate) fn stop_parsing(&mut self, s: &mut dyn EventSink) {
+        while !self.stack.is_empty() {
+            self.pop(s, CloseCause::Eof);
+        }
+        self.stopped = true;
+    }
+}

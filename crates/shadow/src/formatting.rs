@@ -1,0 +1,215 @@
+//! The [list of active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#list-of-active-formatting-elements),
+//! with indexes by name and by (name, attributes) signature so that the
+//! searches of the adoption agency and the Noah's Ark clause stay O(1).
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use htrewrite_tokenizer::Span;
+
+use crate::{NodeId, ShadowAttr};
+
+/// One formatting element of the list: its id and the token it was made for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FormattingElement {
+    pub id: NodeId,
+    pub name: Box<str>,
+    pub attrs: Vec<ShadowAttr>,
+    pub span: Span,
+    sig: u64,
+}
+
+/// An entry: a formatting element or a marker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Entry {
+    Marker,
+    Element(FormattingElement),
+}
+
+/// The list with its indexes.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct FormattingList {
+    entries: Vec<Entry>,
+    markers: Vec<u32>,
+    by_name: HashMap<Box<str>, Vec<u32>>,
+    by_sig: HashMap<u64, Vec<u32>>,
+    pos_of: HashMap<NodeId, u32>,
+}
+
+/// Hash of the name and the attributes as a set (order does not matter).
+fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    name.hash(&mut h);
+    let mut acc: u64 = 0;
+    for a in attrs {
+        let mut ha = std::collections::hash_map::DefaultHasher::new();
+        a.hash(&mut ha);
+        acc = acc.wrapping_add(ha.finish());
+    }
+    acc.hash(&mut h);
+    attrs.len().hash(&mut h);
+    h.finish()
+}
+
+/// Whether two attribute lists are equal as sets of (name, namespace, value).
+fn same_attrs(a: &[ShadowAttr], b: &[ShadowAttr]) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.contains(x))
+}
+
+impl FormattingElement {
+    pub(crate) fn new(id: NodeId, name: &str, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
+        let sig = signature(name, &attrs);
+        FormattingElement { id, name: name.into(), attrs, span, sig }
+    }
+}
+
+impl FormattingList {
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub(crate) fn get(&self, i: usize) -> &Entry {
+        &self.entries[i]
+    }
+
+    /// Position just after the last marker (0 when there is none).
+    pub(crate) fn after_last_marker(&self) -> usize {
+        self.markers.last().map_or(0, |&m| m as usize + 1)
+    }
+
+    pub(crate) fn push_marker(&mut self) {
+        self.markers.push(self.entries.len() as u32);
+        self.entries.push(Entry::Marker);
+    }
+
+    fn push_entry(&mut self, e: Entry) {
+        let i = self.entries.len() as u32;
+        match &e {
+            Entry::Marker => self.markers.push(i),
+            Entry::Element(f) => {
+                self.by_name.entry(f.name.clone()).or_default().push(i);
+                self.by_sig.entry(f.sig).or_default().push(i);
+                self.pos_of.insert(f.id, i);
+            }
+        }
+        self.entries.push(e);
+    }
+
+    fn pop_entry(&mut self) -> Option<Entry> {
+        let e = self.entries.pop()?;
+        match &e {
+            Entry::Marker => {
+                self.markers.pop();
+            }
+            Entry::Element(f) => {
+                if let Some(v) = self.by_name.get_mut(&f.name) {
+                    v.pop();
+                    if v.is_empty() {
+                        self.by_name.remove(&f.name);
+                    }
+                }
+                if let Some(v) = self.by_sig.get_mut(&f.sig) {
+                    v.pop();
+                    if v.is_empty() {
+                        self.by_sig.remove(&f.sig);
+                    }
+                }
+                self.pos_of.remove(&f.id);
+            }
+        }
+        Some(e)
+    }
+
+    /// Removes the entry at `i`, keeping the indexes right.
+    pub(crate) fn remove_at(&mut self, i: usize) -> Entry {
+        let mut tail = Vec::with_capacity(self.entries.len() - i);
+        while self.entries.len() > i + 1 {
+            tail.push(self.pop_entry().expect("non-empty"));
+        }
+        let removed = self.pop_entry().expect("index in range");
+        while let Some(e) = tail.pop() {
+            self.push_entry(e);
+        }
+        removed
+    }
+
+    /// Inserts at `i`.
+    pub(crate) fn insert_at(&mut self, i: usize, e: Entry) {
+        let mut tail = Vec::with_capacity(self.entries.len() - i);
+        while self.entries.len() > i {
+            tail.push(self.pop_entry().expect("non-empty"));
+        }
+        self.push_entry(e);
+        while let Some(t) = tail.pop() {
+            self.push_entry(t);
+        }
+    }
+
+    /// Replaces the entry at `i`.
+    pub(crate) fn replace_at(&mut self, i: usize, e: Entry) {
+        self.remove_at(i);
+        self.insert_at(i, e);
+    }
+
+    /// [Push onto the list of active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#push-onto-the-list-of-active-formatting-elements),
+    /// with the Noah's Ark clause: at most three equal elements after the last marker.
+    pub(crate) fn push(&mut self, f: FormattingElement) {
+        let floor = self.after_last_marker();
+        let mut same = Vec::new();
+        if let Some(v) = self.by_sig.get(&f.sig) {
+            for &i in v.iter().rev() {
+                let i = i as usize;
+                if i < floor {
+                    break;
+                }
+                if let Entry::Element(g) = &self.entries[i] {
+                    if g.name == f.name && same_attrs(&g.attrs, &f.attrs) {
+                        same.push(i);
+                    }
+                }
+            }
+        }
+        if same.len() >= 3 {
+            let earliest = *same.last().expect("three");
+            self.remove_at(earliest);
+        }
+        self.push_entry(Entry::Element(f));
+    }
+
+    /// [Clear the list of active formatting elements up to the last marker](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-list-of-active-formatting-elements-up-to-the-last-marker).
+    pub(crate) fn clear_to_last_marker(&mut self) {
+        while let Some(e) = self.pop_entry() {
+            if e == Entry::Marker {
+                break;
+            }
+        }
+    }
+
+    /// Position of the last element named `name` after the last marker.
+    pub(crate) fn last_named_after_marker(&self, name: &str) -> Option<usize> {
+        let floor = self.after_last_marker();
+        let i = *self.by_name.get(name)?.last()? as usize;
+        (i >= floor).then_some(i)
+    }
+
+    /// Position of the element `id` in the list.
+    pub(crate) fn position(&self, id: NodeId) -> Option<usize> {
+        self.pos_of.get(&id).map(|&i| i as usize)
+    }
+
+    /// Replaces the element of entry `i` by a clone with the same token (same name and attributes).
+    pub(crate) fn set_id(&mut self, i: usize, id: NodeId) {
+        if let Entry::Element(f) = &mut self.entries[i] {
+            self.pos_of.remove(&f.id);
+            f.id = id;
+            self.pos_of.insert(id, i as u32);
+        }
+    }
+
+    pub(crate) fn element(&self, i: usize) -> Option<&FormattingElement> {
+        match &self.entries[i] {
+            Entry::Element(f) => Some(f),
+            Entry::Marker => None,
+        }
+    }
+}

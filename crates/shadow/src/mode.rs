@@ -1,0 +1,571 @@
+//! Insertion modes, the tree construction dispatcher, and the modes around
+//! the body: initial, before html, before head, in head, in head noscript,
+//! after head, text, after body, in frameset, after frameset, after after
+//! body, after after frameset.
+
+use htrewrite_tokenizer::TextMode;
+
+use crate::builder::Builder;
+use crate::doctype;
+use crate::tags::{self, cat};
+use crate::token::{CommentLike, Tok};
+use crate::{CloseCause, Event, EventSink, Namespace, NodeId, Origin, Position};
+
+/// The [insertion mode](https://html.spec.whatwg.org/multipage/parsing.html#insertion-mode)
+/// of tree construction (the current Standard: no "in select" modes since 2025).
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{InsertionMode, Shadow, ShadowOptions};
+/// let shadow = Shadow::new(ShadowOptions::default());
+/// assert_eq!(shadow.insertion_mode(), InsertionMode::Initial);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InsertionMode {
+    /// ["initial"](https://html.spec.whatwg.org/multipage/parsing.html#the-initial-insertion-mode)
+    Initial,
+    /// ["before html"](https://html.spec.whatwg.org/multipage/parsing.html#the-before-html-insertion-mode)
+    BeforeHtml,
+    /// ["before head"](https://html.spec.whatwg.org/multipage/parsing.html#the-before-head-insertion-mode)
+    BeforeHead,
+    /// ["in head"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inhead)
+    InHead,
+    /// ["in head noscript"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inheadnoscript)
+    InHeadNoscript,
+    /// ["after head"](https://html.spec.whatwg.org/multipage/parsing.html#the-after-head-insertion-mode)
+    AfterHead,
+    /// ["in body"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody)
+    InBody,
+    /// ["text"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incdata)
+    Text,
+    /// ["in table"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intable)
+    InTable,
+    /// ["in table text"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intabletext)
+    InTableText,
+    /// ["in caption"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incaption)
+    InCaption,
+    /// ["in column group"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incolgroup)
+    InColumnGroup,
+    /// ["in table body"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intbody)
+    InTableBody,
+    /// ["in row"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intr)
+    InRow,
+    /// ["in cell"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intd)
+    InCell,
+    /// ["in template"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intemplate)
+    InTemplate,
+    /// ["after body"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-afterbody)
+    AfterBody,
+    /// ["in frameset"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inframeset)
+    InFrameset,
+    /// ["after frameset"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-afterframeset)
+    AfterFrameset,
+    /// ["after after body"](https://html.spec.whatwg.org/multipage/parsing.html#the-after-after-body-insertion-mode)
+    AfterAfterBody,
+    /// ["after after frameset"](https://html.spec.whatwg.org/multipage/parsing.html#the-after-after-frameset-insertion-mode)
+    AfterAfterFrameset,
+}
+
+impl Builder {
+    /// The [tree construction dispatcher](https://html.spec.whatwg.org/multipage/parsing.html#tree-construction-dispatcher)
+    /// for a non-text token.
+    pub(crate) fn dispatch(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        if self.stopped {
+            return;
+        }
+        self.start(s);
+        self.skip_newline = false;
+        if self.use_html_rules(Some(tok)) {
+            self.by_mode(self.mode, tok, s);
+        } else {
+            self.foreign(tok, s);
+        }
+    }
+
+    /// The dispatcher for a run of character tokens.
+    pub(crate) fn dispatch_text(&mut self, mut text: &str, s: &mut dyn EventSink) {
+        if self.stopped {
+            return;
+        }
+        self.start(s);
+        if std::mem::take(&mut self.skip_newline) {
+            text = text.strip_prefix('\n').unwrap_or(text);
+        }
+        let mut guard = 0;
+        while !text.is_empty() {
+            let n = if self.use_html_rules(None) {
+                self.text_by_mode(self.mode, text, s)
+            } else {
+                self.foreign_text(text, s)
+            };
+            text = &text[n..];
+            guard = if n == 0 { guard + 1 } else { 0 };
+            debug_assert!(guard < 16, "text processing makes no progress in {:?}", self.mode);
+            if guard >= 16 {
+                return;
+            }
+        }
+    }
+
+    /// Whether the token goes to the insertion mode (not to the rules for foreign content).
+    /// `None` stands for a character token.
+    fn use_html_rules(&self, tok: Option<Tok<'_>>) -> bool {
+        let Some((ns, name, cats)) = self.adjusted_current_node() else { return true };
+        if ns == Namespace::Html {
+            return true;
+        }
+        let mtip = cats & cat::MATHML_TEXT_INTEGRATION_POINT != 0;
+        let hip = cats & cat::HTML_INTEGRATION_POINT != 0;
+        match tok {
+            None => mtip || hip,
+            Some(Tok::Start(t)) => {
+                (mtip && t.name != "mglyph" && t.name != "malignmark")
+                    || (ns == Namespace::MathMl && name == "annotation-xml" && t.name == "svg")
+                    || hip
+            }
+            Some(Tok::Eof) => true,
+            Some(_) => false,
+        }
+    }
+
+    /// Processes a token by the rules of insertion mode `mode`.
+    pub(crate) fn by_mode(&mut self, mode: InsertionMode, tok: Tok<'_>, s: &mut dyn EventSink) {
+        use InsertionMode as M;
+        match mode {
+            M::Initial => self.initial(tok, s),
+            M::BeforeHtml => self.before_html(tok, s),
+            M::BeforeHead => self.before_head(tok, s),
+            M::InHead => self.in_head(tok, s),
+            M::InHeadNoscript => self.in_head_noscript(tok, s),
+            M::AfterHead => self.after_head(tok, s),
+            M::InBody => self.in_body(tok, s),
+            M::Text => self.text(tok, s),
+            M::InTable => self.in_table(tok, s),
+            M::InTableText => self.in_table_text(tok, s),
+            M::InCaption => self.in_caption(tok, s),
+            M::InColumnGroup => self.in_column_group(tok, s),
+            M::InTableBody => self.in_table_body(tok, s),
+            M::InRow => self.in_row(tok, s),
+            M::InCell => self.in_cell(tok, s),
+            M::InTemplate => self.in_template(tok, s),
+            M::AfterBody => self.after_body(tok, s),
+            M::InFrameset => self.in_frameset(tok, s),
+            M::AfterFrameset => self.after_frameset(tok, s),
+            M::AfterAfterBody => self.after_after_body(tok, s),
+            M::AfterAfterFrameset => self.after_after_frameset(tok, s),
+        }
+    }
+
+    /// Processes characters by the rules of `mode`; returns how many bytes
+    /// were consumed (0 after a mode switch that reprocesses them).
+    pub(crate) fn text_by_mode(&mut self, mode: InsertionMode, text: &str, s: &mut dyn EventSink) -> usize {
+        use InsertionMode as M;
+        let ws = tags::ws_prefix_len(text);
+        let rest = ws < text.len();
+        match mode {
+            M::Initial => {
+                if rest {
+                    self.quirks = crate::QuirksMode::Quirks;
+                    self.mode = M::BeforeHtml;
+                }
+                ws
+            }
+            M::BeforeHtml => {
+                if rest {
+                    self.insert_html_root(s, None);
+                    self.mode = M::BeforeHead;
+                }
+                ws
+            }
+            M::BeforeHead => {
+                if rest {
+                    self.insert_head(s, None);
+                    self.mode = M::InHead;
+                }
+                ws
+            }
+            M::InHead | M::InHeadNoscript | M::AfterHead => {
+                self.insert_text(s, &text[..ws]);
+                if rest {
+                    let c = self.implied();
+                    match mode {
+                        M::InHead => {
+                            self.pop(s, c);
+                            self.mode = M::AfterHead;
+                        }
+                        M::InHeadNoscript => {
+                            self.pop(s, c);
+                            self.mode = M::InHead;
+                        }
+                        _ => {
+                            self.insert_body(s, None);
+                            self.mode = M::InBody;
+                        }
+                    }
+                }
+                ws
+            }
+            M::InBody | M::InCaption | M::InCell | M::InTemplate => {
+                self.body_text(s, text);
+                text.len()
+            }
+            M::Text => {
+                self.insert_text(s, text);
+                text.len()
+            }
+            M::InTable | M::InTableBody | M::InRow => self.table_text_start(text, s),
+            M::InTableText => {
+                self.table_text(text, s);
+                text.len()
+            }
+            M::InColumnGroup => {
+                self.insert_text(s, &text[..ws]);
+                if rest {
+                    if !self.current_is("colgroup") {
+                        // (no Ignored event for characters: text events have no spans)
+                        return text.len();
+                    }
+                    let c = self.implied();
+                    self.pop(s, c);
+                    self.mode = M::InTable;
+                }
+                ws
+            }
+            M::AfterBody | M::AfterAfterBody => {
+                self.body_text(s, &text[..ws]);
+                if rest {
+                    self.mode = M::InBody;
+                }
+                ws
+            }
+            M::InFrameset | M::AfterFrameset | M::AfterAfterFrameset => {
+                let kept: String = text.chars().filter(|&c| tags::is_ws(c)).collect();
+                if kept.len() < text.len() {
+                    // (no Ignored event for characters: text events have no spans)
+                }
+                if mode == M::AfterAfterFrameset {
+                    self.body_text(s, &kept);
+                } else {
+                    self.insert_text(s, &kept);
+                }
+                text.len()
+            }
+        }
+    }
+
+    // ----- helpers for the implied html/head/body -----
+
+    pub(crate) fn insert_html_root(&mut self, s: &mut dyn EventSink, tag: Option<&crate::TagToken>) {
+        let (attrs, origin): (&[crate::ShadowAttr], Origin) = match tag {
+            Some(t) => (&t.attrs, Origin::StartTag { span: t.span }),
+            None => (&[], Origin::Implied),
+        };
+        self.html_attrs = attrs.iter().map(|a| a.name.clone()).collect();
+        self.insert_at(s, "html", Namespace::Html, attrs, origin, Position::Append { parent: NodeId::DOCUMENT }, false);
+    }
+
+    pub(crate) fn insert_head(&mut self, s: &mut dyn EventSink, tag: Option<&crate::TagToken>) {
+        match tag {
+            Some(t) => self.insert_html_element(s, t),
+            None => self.insert_implied(s, "head"),
+        };
+        self.head = self.stack.current().cloned();
+    }
+
+    pub(crate) fn insert_body(&mut self, s: &mut dyn EventSink, tag: Option<&crate::TagToken>) {
+        let id = match tag {
+            Some(t) => self.insert_html_element(s, t),
+            None => self.insert_implied(s, "body"),
+        };
+        self.body = Some((id, tag.map(|t| t.attrs.iter().map(|a| a.name.clone()).collect()).unwrap_or_default()));
+    }
+
+    // ----- the modes -----
+
+    fn initial(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
+            Tok::Doctype(d) => {
+                let quirks = doctype::quirks_mode(d);
+                s.event(Event::Doctype {
+                    name: d.name.as_deref(),
+                    public_id: d.public_id.as_deref(),
+                    system_id: d.system_id.as_deref(),
+                    quirks,
+                });
+                self.quirks = quirks;
+                self.mode = InsertionMode::BeforeHtml;
+            }
+            _ => {
+                self.quirks = crate::QuirksMode::Quirks;
+                self.mode = InsertionMode::BeforeHtml;
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+
+    fn before_html(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Doctype(_) => self.ignore(s, "doctype after the start"),
+            Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
+            Tok::Start(t) if t.name == "html" => {
+                self.insert_html_root(s, Some(t));
+                self.mode = InsertionMode::BeforeHead;
+            }
+            Tok::End(t) if !matches!(&*t.name, "head" | "body" | "html" | "br") => {
+                self.ignore(s, "end tag before html")
+            }
+            _ => {
+                self.insert_html_root(s, None);
+                self.mode = InsertionMode::BeforeHead;
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+
+    fn before_head(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype after the start"),
+            Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
+            Tok::Start(t) if t.name == "head" => {
+                self.insert_head(s, Some(t));
+                self.mode = InsertionMode::InHead;
+            }
+            Tok::End(t) if !matches!(&*t.name, "head" | "body" | "html" | "br") => {
+                self.ignore(s, "end tag before head")
+            }
+            _ => {
+                self.insert_head(s, None);
+                self.mode = InsertionMode::InHead;
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+
+    pub(crate) fn in_head(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype in head"),
+            Tok::Start(t) => match &*t.name {
+                "html" => self.in_body(tok, s),
+                "base" | "basefont" | "bgsound" | "link" | "meta" => self.insert_void_html_element(s, t),
+                "title" => self.generic_text_element(s, t, TextMode::Rcdata),
+                "noscript" if self.scripting => self.generic_text_element(s, t, TextMode::Rawtext),
+                "noframes" | "style" => self.generic_text_element(s, t, TextMode::Rawtext),
+                "noscript" => {
+                    self.insert_html_element(s, t);
+                    self.mode = InsertionMode::InHeadNoscript;
+                }
+                "script" => self.generic_text_element(s, t, TextMode::ScriptData),
+                "template" => {
+                    self.insert_html_element(s, t);
+                    self.fmt.push_marker();
+                    self.frameset_ok = false;
+                    self.mode = InsertionMode::InTemplate;
+                    self.template_modes.push(InsertionMode::InTemplate);
+                }
+                "head" => self.ignore(s, "head in head"),
+                _ => self.in_head_anything_else(tok, s),
+            },
+            Tok::End(t) => match &*t.name {
+                "head" => {
+                    self.pop(s, CloseCause::EndTag { span: t.span });
+                    self.mode = InsertionMode::AfterHead;
+                }
+                "body" | "html" | "br" => self.in_head_anything_else(tok, s),
+                "template" => {
+                    if !self.stack.contains_html("template") {
+                        return self.ignore(s, "no template open");
+                    }
+                    self.generate_all_implied_end_tags_thoroughly(s);
+                    self.pop_until_html(s, "template", CloseCause::EndTag { span: t.span });
+                    self.fmt.clear_to_last_marker();
+                    self.template_modes.pop();
+                    self.reset_insertion_mode();
+                }
+                _ => self.ignore(s, "end tag in head"),
+            },
+            Tok::Eof => self.in_head_anything_else(tok, s),
+        }
+    }
+
+    fn in_head_anything_else(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        let c = self.implied();
+        self.pop(s, c);
+        self.mode = InsertionMode::AfterHead;
+        self.by_mode(self.mode, tok, s);
+    }
+
+    fn in_head_noscript(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Doctype(_) => self.ignore(s, "doctype in noscript"),
+            Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
+            Tok::End(t) if t.name == "noscript" => {
+                self.pop(s, CloseCause::EndTag { span: t.span });
+                self.mode = InsertionMode::InHead;
+            }
+            Tok::Comment(_) => self.in_head(tok, s),
+            Tok::Start(t) if matches!(&*t.name, "basefont" | "bgsound" | "link" | "meta" | "noframes" | "style") => {
+                self.in_head(tok, s)
+            }
+            Tok::Start(t) if matches!(&*t.name, "head" | "noscript") => self.ignore(s, "start tag in noscript"),
+            Tok::End(t) if t.name != "br" => self.ignore(s, "end tag in noscript"),
+            _ => {
+                let c = self.implied();
+                self.pop(s, c);
+                self.mode = InsertionMode::InHead;
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+
+    fn after_head(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype after head"),
+            Tok::Start(t) => match &*t.name {
+                "html" => self.in_body(tok, s),
+                "body" => {
+                    self.insert_body(s, Some(t));
+                    self.frameset_ok = false;
+                    self.mode = InsertionMode::InBody;
+                }
+                "frameset" => {
+                    self.insert_html_element(s, t);
+                    self.mode = InsertionMode::InFrameset;
+                }
+                "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script" | "style" | "template"
+                | "title" => {
+                    // spec: push the head element pointer onto the stack, process in head, remove it.
+                    let Some(head) = self.head.clone() else { return self.after_head_anything_else(tok, s) };
+                    let id = head.id;
+                    self.stack.push(head);
+                    self.in_head(tok, s);
+                    if let Some(i) = self.stack.position(id) {
+                        self.stack.remove_at(i);
+                    }
+                }
+                "head" => self.ignore(s, "head after head"),
+                _ => self.after_head_anything_else(tok, s),
+            },
+            Tok::End(t) => match &*t.name {
+                "template" => self.in_head(tok, s),
+                "body" | "html" | "br" => self.after_head_anything_else(tok, s),
+                _ => self.ignore(s, "end tag after head"),
+            },
+            Tok::Eof => self.after_head_anything_else(tok, s),
+        }
+    }
+
+    fn after_head_anything_else(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        self.insert_body(s, None);
+        self.mode = InsertionMode::InBody;
+        self.by_mode(self.mode, tok, s);
+    }
+
+    fn text(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Eof => {
+                self.pop(s, CloseCause::Eof);
+                self.mode = self.original_mode;
+                self.by_mode(self.mode, tok, s);
+            }
+            Tok::End(t) => {
+                self.pop(s, CloseCause::EndTag { span: t.span });
+                self.mode = self.original_mode;
+            }
+            _ => self.ignore(s, "token in text mode"),
+        }
+    }
+
+    fn after_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => {
+                let parent = self.stack.get(0).id;
+                self.insert_comment(s, &c, Some(Position::Append { parent }));
+            }
+            Tok::Doctype(_) => self.ignore(s, "doctype after body"),
+            Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
+            Tok::End(t) if t.name == "html" => {
+                if self.context.is_some() {
+                    return self.ignore(s, "</html> in a fragment");
+                }
+                self.mode = InsertionMode::AfterAfterBody;
+            }
+            Tok::Eof => self.stop_parsing(s),
+            _ => {
+                self.mode = InsertionMode::InBody;
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+
+    fn in_frameset(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype in frameset"),
+            Tok::Start(t) => match &*t.name {
+                "html" => self.in_body(tok, s),
+                "frameset" => {
+                    self.insert_html_element(s, t);
+                }
+                "frame" => self.insert_void_html_element(s, t),
+                "noframes" => self.in_head(tok, s),
+                _ => self.ignore(s, "start tag in frameset"),
+            },
+            Tok::End(t) if t.name == "frameset" => {
+                if self.stack.len() == 1 {
+                    return self.ignore(s, "</frameset> at the root");
+                }
+                self.pop(s, CloseCause::EndTag { span: t.span });
+                if self.context.is_none() && !self.current_is("frameset") {
+                    self.mode = InsertionMode::AfterFrameset;
+                }
+            }
+            Tok::Eof => self.stop_parsing(s),
+            _ => self.ignore(s, "token in frameset"),
+        }
+    }
+
+    fn after_frameset(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype after frameset"),
+            Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
+            Tok::End(t) if t.name == "html" => self.mode = InsertionMode::AfterAfterFrameset,
+            Tok::Start(t) if t.name == "noframes" => self.in_head(tok, s),
+            Tok::Eof => self.stop_parsing(s),
+            _ => self.ignore(s, "token after frameset"),
+        }
+    }
+
+    fn after_after_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
+            Tok::Doctype(_) => self.in_body(tok, s),
+            Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
+            Tok::Eof => self.stop_parsing(s),
+            _ => {
+                self.mode = InsertionMode::InBody;
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+
+    fn after_after_frameset(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
+            Tok::Doctype(_) => self.in_body(tok, s),
+            Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
+            Tok::Start(t) if t.name == "noframes" => self.in_head(tok, s),
+            Tok::Eof => self.stop_parsing(s),
+            _ => self.ignore(s, "token after frameset"),
+        }
+    }
+
+    /// Inserts a comment-like token at the appropriate place (used by many modes).
+    pub(crate) fn comment_here(&mut self, c: CommentLike<'_>, s: &mut dyn EventSink) {
+        self.insert_comment(s, &c, None);
+    }
+}

@@ -1,0 +1,432 @@
+//! Tables and templates: the insertion modes
+//! ["in table"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intable),
+//! ["in table text"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intabletext),
+//! ["in caption"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incaption),
+//! ["in column group"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incolgroup),
+//! ["in table body"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intbody),
+//! ["in row"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intr),
+//! ["in cell"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intd) and
+//! ["in template"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intemplate).
+
+use crate::builder::Builder;
+use crate::mode::InsertionMode;
+use crate::tags;
+use crate::token::{TagToken, Tok};
+use crate::{CloseCause, EventSink, Namespace};
+
+impl Builder {
+    fn clear_stack_back_to(&mut self, s: &mut dyn EventSink, names: &[&str]) {
+        while let Some(e) = self.stack.current() {
+            if e.ns == Namespace::Html && names.contains(&e.name()) {
+                break;
+            }
+            let c = self.implied();
+            self.pop(s, c);
+        }
+    }
+
+    /// [Clear the stack back to a table context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-context).
+    pub(crate) fn clear_stack_back_to_table_context(&mut self, s: &mut dyn EventSink) {
+        self.clear_stack_back_to(s, &["table", "template", "html"]);
+    }
+
+    /// [Clear the stack back to a table body context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-body-context).
+    pub(crate) fn clear_stack_back_to_table_body_context(&mut self, s: &mut dyn EventSink) {
+        self.clear_stack_back_to(s, &["tbody", "tfoot", "thead", "template", "html"]);
+    }
+
+    /// [Clear the stack back to a table row context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-row-context).
+    pub(crate) fn clear_stack_back_to_table_row_context(&mut self, s: &mut dyn EventSink) {
+        self.clear_stack_back_to(s, &["tr", "template", "html"]);
+    }
+
+    /// Characters in "in table" (also reached from "in table body" and "in
+    /// row"): switch to "in table text" when the current node is a table
+    /// element, else foster-parent them.
+    pub(crate) fn table_text_start(&mut self, text: &str, s: &mut dyn EventSink) -> usize {
+        let table_ish = self.stack.current().is_some_and(|e| {
+            e.ns == Namespace::Html && matches!(e.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
+        });
+        if table_ish {
+            self.table_ws.clear();
+            self.table_foster = false;
+            self.original_mode = self.mode;
+            self.mode = InsertionMode::InTableText;
+            return 0;
+        }
+        self.foster_text(text, s);
+        text.len()
+    }
+
+    /// "Anything else" in table for characters: in body rules with foster parenting.
+    fn foster_text(&mut self, text: &str, s: &mut dyn EventSink) {
+        self.foster_parenting = true;
+        self.body_text(s, text);
+        self.foster_parenting = false;
+    }
+
+    /// Characters in "in table text". Pending characters are kept only
+    /// while they are all whitespace; once a non-whitespace character
+    /// arrives, the decision ("foster-parent them all") is made and the text
+    /// streams through.
+    pub(crate) fn table_text(&mut self, text: &str, s: &mut dyn EventSink) {
+        for (k, seg) in text.split('\0').enumerate() {
+            if k > 0 {
+                // (no Ignored event for characters: text events have no spans)
+            }
+            if seg.is_empty() {
+                continue;
+            }
+            if self.table_foster {
+                self.foster_text(seg, s);
+                continue;
+            }
+            let ws = tags::ws_prefix_len(seg);
+            self.table_ws.push_str(&seg[..ws]);
+            if ws < seg.len() {
+                self.table_foster = true;
+                let pending = std::mem::take(&mut self.table_ws);
+                self.foster_text(&pending, s);
+                self.foster_text(&seg[ws..], s);
+            }
+        }
+    }
+
+    pub(crate) fn in_table_text(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        if !self.table_foster {
+            let pending = std::mem::take(&mut self.table_ws);
+            self.insert_text(s, &pending);
+        }
+        self.table_foster = false;
+        self.table_ws.clear();
+        self.mode = self.original_mode;
+        self.by_mode(self.mode, tok, s);
+    }
+
+    pub(crate) fn in_table(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype in table"),
+            Tok::Start(t) => match &*t.name {
+                "caption" => {
+                    self.clear_stack_back_to_table_context(s);
+                    self.fmt.push_marker();
+                    self.insert_html_element(s, t);
+                    self.mode = InsertionMode::InCaption;
+                }
+                "colgroup" => {
+                    self.clear_stack_back_to_table_context(s);
+                    self.insert_html_element(s, t);
+                    self.mode = InsertionMode::InColumnGroup;
+                }
+                "col" => {
+                    self.clear_stack_back_to_table_context(s);
+                    self.insert_implied(s, "colgroup");
+                    self.mode = InsertionMode::InColumnGroup;
+                    self.by_mode(self.mode, tok, s);
+                }
+                "tbody" | "tfoot" | "thead" => {
+                    self.clear_stack_back_to_table_context(s);
+                    self.insert_html_element(s, t);
+                    self.mode = InsertionMode::InTableBody;
+                }
+                "td" | "th" | "tr" => {
+                    self.clear_stack_back_to_table_context(s);
+                    self.insert_implied(s, "tbody");
+                    self.mode = InsertionMode::InTableBody;
+                    self.by_mode(self.mode, tok, s);
+                }
+                "table" => {
+                    if !self.has_in_table_scope("table") {
+                        return self.ignore(s, "<table> in table");
+                    }
+                    let c = self.implied();
+                    self.pop_until_html(s, "table", c);
+                    self.reset_insertion_mode();
+                    self.by_mode(self.mode, tok, s);
+                }
+                "style" | "script" | "template" => self.in_head(tok, s),
+                "input" if t.attr("type").is_some_and(|v| v.eq_ignore_ascii_case("hidden")) => {
+                    self.insert_void_html_element(s, t);
+                }
+                "form" => {
+                    if self.stack.contains_html("template") || self.form.is_some() {
+                        return self.ignore(s, "<form> in table");
+                    }
+                    let id = self.insert_html_element(s, t);
+                    self.form = Some(id);
+                    self.pop(s, CloseCause::Immediate { span: t.span });
+                }
+                _ => self.in_table_anything_else(tok, s),
+            },
+            Tok::End(t) => match &*t.name {
+                "table" => {
+                    if !self.has_in_table_scope("table") {
+                        return self.ignore(s, "</table> without table in scope");
+                    }
+                    self.pop_until_html(s, "table", CloseCause::EndTag { span: t.span });
+                    self.reset_insertion_mode();
+                }
+                "body" | "caption" | "col" | "colgroup" | "html" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr" => {
+                    self.ignore(s, "end tag in table")
+                }
+                "template" => self.in_head(tok, s),
+                _ => self.in_table_anything_else(tok, s),
+            },
+            Tok::Eof => self.in_body(tok, s),
+        }
+    }
+
+    fn in_table_anything_else(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        self.foster_parenting = true;
+        self.in_body(tok, s);
+        self.foster_parenting = false;
+    }
+
+    pub(crate) fn in_caption(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        let closes = match tok {
+            Tok::Start(t) => {
+                matches!(&*t.name, "caption" | "col" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr")
+            }
+            Tok::End(t) => t.name == "table",
+            _ => false,
+        };
+        match tok {
+            Tok::End(t) if t.name == "caption" => {
+                if !self.has_in_table_scope("caption") {
+                    return self.ignore(s, "</caption> without caption");
+                }
+                self.generate_implied_end_tags(s, None);
+                self.pop_until_html(s, "caption", CloseCause::EndTag { span: t.span });
+                self.fmt.clear_to_last_marker();
+                self.mode = InsertionMode::InTable;
+            }
+            _ if closes => {
+                if !self.has_in_table_scope("caption") {
+                    return self.ignore(s, "table tag without caption");
+                }
+                self.generate_implied_end_tags(s, None);
+                let c = self.implied();
+                self.pop_until_html(s, "caption", c);
+                self.fmt.clear_to_last_marker();
+                self.mode = InsertionMode::InTable;
+                self.by_mode(self.mode, tok, s);
+            }
+            Tok::End(t)
+                if matches!(
+                    &*t.name,
+                    "body" | "col" | "colgroup" | "html" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr"
+                ) =>
+            {
+                self.ignore(s, "end tag in caption")
+            }
+            _ => self.in_body(tok, s),
+        }
+    }
+
+    pub(crate) fn in_column_group(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Comment(c) => self.insert_comment(s, &c, None),
+            Tok::Doctype(_) => self.ignore(s, "doctype in colgroup"),
+            Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
+            Tok::Start(t) if t.name == "col" => self.insert_void_html_element(s, t),
+            Tok::End(t) if t.name == "colgroup" => {
+                if !self.current_is("colgroup") {
+                    return self.ignore(s, "</colgroup> without colgroup");
+                }
+                self.pop(s, CloseCause::EndTag { span: t.span });
+                self.mode = InsertionMode::InTable;
+            }
+            Tok::End(t) if t.name == "col" => self.ignore(s, "</col>"),
+            Tok::Start(t) if t.name == "template" => self.in_head(tok, s),
+            Tok::End(t) if t.name == "template" => self.in_head(tok, s),
+            Tok::Eof => self.in_body(tok, s),
+            _ => {
+                if !self.current_is("colgroup") {
+                    return self.ignore(s, "token in column group");
+                }
+                let c = self.implied();
+                self.pop(s, c);
+                self.mode = InsertionMode::InTable;
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+
+    fn has_table_section_in_table_scope(&self) -> bool {
+        self.stack.has_in_scope_of(&["tbody", "thead", "tfoot"], crate::tags::cat::TABLE_SCOPE)
+    }
+
+    pub(crate) fn in_table_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Start(t) if t.name == "tr" => {
+                self.clear_stack_back_to_table_body_context(s);
+                self.insert_html_element(s, t);
+                self.mode = InsertionMode::InRow;
+            }
+            Tok::Start(t) if matches!(&*t.name, "th" | "td") => {
+                self.clear_stack_back_to_table_body_context(s);
+                self.insert_implied(s, "tr");
+                self.mode = InsertionMode::InRow;
+                self.by_mode(self.mode, tok, s);
+            }
+            Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
+                if !self.has_in_table_scope(&t.name) {
+                    return self.ignore(s, "table section end tag not in scope");
+                }
+                self.clear_stack_back_to_table_body_context(s);
+                self.pop(s, CloseCause::EndTag { span: t.span });
+                self.mode = InsertionMode::InTable;
+            }
+            Tok::Start(TagToken { name, .. })
+                if matches!(&**name, "caption" | "col" | "colgroup" | "tbody" | "tfoot" | "thead") =>
+            {
+                self.table_body_close_and_reprocess(tok, s)
+            }
+            Tok::End(t) if t.name == "table" => self.table_body_close_and_reprocess(tok, s),
+            Tok::End(t)
+                if matches!(&*t.name, "body" | "caption" | "col" | "colgroup" | "html" | "td" | "th" | "tr") =>
+            {
+                self.ignore(s, "end tag in table body")
+            }
+            _ => self.in_table(tok, s),
+        }
+    }
+
+    fn table_body_close_and_reprocess(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        if !self.has_table_section_in_table_scope() {
+            return self.ignore(s, "no table section in scope");
+        }
+        self.clear_stack_back_to_table_body_context(s);
+        let c = self.implied();
+        self.pop(s, c);
+        self.mode = InsertionMode::InTable;
+        self.by_mode(self.mode, tok, s);
+    }
+
+    pub(crate) fn in_row(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::Start(t) if matches!(&*t.name, "th" | "td") => {
+                self.clear_stack_back_to_table_row_context(s);
+                self.insert_html_element(s, t);
+                self.mode = InsertionMode::InCell;
+                self.fmt.push_marker();
+            }
+            Tok::End(t) if t.name == "tr" => {
+                if !self.has_in_table_scope("tr") {
+                    return self.ignore(s, "</tr> without tr");
+                }
+                self.clear_stack_back_to_table_row_context(s);
+                self.pop(s, CloseCause::EndTag { span: t.span });
+                self.mode = InsertionMode::InTableBody;
+            }
+            Tok::Start(t)
+                if matches!(&*t.name, "caption" | "col" | "colgroup" | "tbody" | "tfoot" | "thead" | "tr") =>
+            {
+                self.row_close_and_reprocess(tok, s)
+            }
+            Tok::End(t) if t.name == "table" => self.row_close_and_reprocess(tok, s),
+            Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
+                if !self.has_in_table_scope(&t.name) {
+                    return self.ignore(s, "table section end tag not in scope");
+                }
+                self.row_close_and_reprocess(tok, s)
+            }
+            Tok::End(t) if matches!(&*t.name, "body" | "caption" | "col" | "colgroup" | "html" | "td" | "th") => {
+                self.ignore(s, "end tag in row")
+            }
+            _ => self.in_table(tok, s),
+        }
+    }
+
+    fn row_close_and_reprocess(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        if !self.has_in_table_scope("tr") {
+            return self.ignore(s, "no tr in table scope");
+        }
+        self.clear_stack_back_to_table_row_context(s);
+        let c = self.implied();
+        self.pop(s, c);
+        self.mode = InsertionMode::InTableBody;
+        self.by_mode(self.mode, tok, s);
+    }
+
+    /// [Close the cell](https://html.spec.whatwg.org/multipage/parsing.html#close-the-cell).
+    fn close_the_cell(&mut self, s: &mut dyn EventSink) {
+        self.generate_implied_end_tags(s, None);
+        let c = self.implied();
+        self.pop_until_html_of(s, &["td", "th"], c);
+        self.fmt.clear_to_last_marker();
+        self.mode = InsertionMode::InRow;
+    }
+
+    pub(crate) fn in_cell(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        match tok {
+            Tok::End(t) if matches!(&*t.name, "td" | "th") => {
+                if !self.has_in_table_scope(&t.name) {
+                    return self.ignore(s, "cell end tag not in scope");
+                }
+                self.generate_implied_end_tags(s, None);
+                self.pop_until_html(s, &t.name, CloseCause::EndTag { span: t.span });
+                self.fmt.clear_to_last_marker();
+                self.mode = InsertionMode::InRow;
+            }
+            Tok::Start(t)
+                if matches!(
+                    &*t.name,
+                    "caption" | "col" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr"
+                ) =>
+            {
+                if !self.stack.has_in_scope_of(&["td", "th"], crate::tags::cat::TABLE_SCOPE) {
+                    return self.ignore(s, "no cell in scope");
+                }
+                self.close_the_cell(s);
+                self.by_mode(self.mode, tok, s);
+            }
+            Tok::End(t) if matches!(&*t.name, "body" | "caption" | "col" | "colgroup" | "html") => {
+                self.ignore(s, "end tag in cell")
+            }
+            Tok::End(t) if matches!(&*t.name, "table" | "tbody" | "tfoot" | "thead" | "tr") => {
+                if !self.has_in_table_scope(&t.name) {
+                    return self.ignore(s, "end tag not in table scope");
+                }
+                self.close_the_cell(s);
+                self.by_mode(self.mode, tok, s);
+            }
+            _ => self.in_body(tok, s),
+        }
+    }
+
+    pub(crate) fn in_template(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+        use InsertionMode as M;
+        match tok {
+            Tok::Comment(_) | Tok::Doctype(_) => self.in_body(tok, s),
+            Tok::Start(t) => {
+                let next = match &*t.name {
+                    "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script" | "style"
+                    | "template" | "title" => return self.in_head(tok, s),
+                    "caption" | "colgroup" | "tbody" | "tfoot" | "thead" => M::InTable,
+                    "col" => M::InColumnGroup,
+                    "tr" => M::InTableBody,
+                    "td" | "th" => M::InRow,
+                    _ => M::InBody,
+                };
+                self.template_modes.pop();
+                self.template_modes.push(next);
+                self.mode = next;
+                self.by_mode(self.mode, tok, s);
+            }
+            Tok::End(t) if t.name == "template" => self.in_head(tok, s),
+            Tok::End(_) => self.ignore(s, "end tag in template"),
+            Tok::Eof => {
+                if !self.stack.contains_html("template") {
+                    return self.stop_parsing(s);
+                }
+                self.pop_until_html(s, "template", CloseCause::Eof);
+                self.fmt.clear_to_last_marker();
+                self.template_modes.pop();
+                self.reset_insertion_mode();
+                self.by_mode(self.mode, tok, s);
+            }
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! Element categories of the Standard, by namespace and local name, and the
+//! name adjustments of foreign content.
+
+use crate::{AttrNamespace, Namespace, ShadowAttr};
+
+/// Category bits stored with each open element (see [`cats`]).
+pub(crate) mod cat {
+    /// A boundary of ["has an element in scope"](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-scope).
+    pub const SCOPE: u16 = 1 << 0;
+    /// A boundary of "in list item scope".
+    pub const LIST_ITEM_SCOPE: u16 = 1 << 1;
+    /// A boundary of "in button scope".
+    pub const BUTTON_SCOPE: u16 = 1 << 2;
+    /// A boundary of "in table scope".
+    pub const TABLE_SCOPE: u16 = 1 << 3;
+    /// The [special](https://html.spec.whatwg.org/multipage/parsing.html#special) category.
+    pub const SPECIAL: u16 = 1 << 4;
+    /// An element in the HTML namespace.
+    pub const HTML: u16 = 1 << 5;
+    /// Special, but not `address`, `div` or `p` (the `<li>`/`<dd>` loops stop there).
+    pub const SPECIAL_NOT_ADP: u16 = 1 << 6;
+    /// An [HTML integration point](https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point).
+    pub const HTML_INTEGRATION_POINT: u16 = 1 << 7;
+    /// A [MathML text integration point](https://html.spec.whatwg.org/multipage/parsing.html#mathml-text-integration-point).
+    pub const MATHML_TEXT_INTEGRATION_POINT: u16 = 1 << 8;
+    /// The number of category bits that get an index of the stack.
+    pub const INDEXED: usize = 7;
+}
+
+/// The category bits of an element (`annotation_xml_html`: an `annotation-xml`
+/// whose `encoding` is `text/html` or `application/xhtml+xml`).
+pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 {
+    let mut c = 0;
+    match ns {
+        Namespace::Html => {
+            c |= cat::HTML;
+            if matches!(name, "applet" | "caption" | "html" | "table" | "td" | "th" | "marquee" | "object" | "template")
+            {
+                c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE;
+            }
+            if matches!(name, "ol" | "ul") {
+                c |= cat::LIST_ITEM_SCOPE;
+            }
+            if name == "button" {
+                c |= cat::BUTTON_SCOPE;
+            }
+            if matches!(name, "html" | "table" | "template") {
+                c |= cat::TABLE_SCOPE;
+            }
+            if is_special_html(name) {
+                c |= cat::SPECIAL;
+                if !matches!(name, "address" | "div" | "p") {
+                    c |= cat::SPECIAL_NOT_ADP;
+                }
+            }
+        }
+        Namespace::MathMl => {
+            if matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext") {
+                c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE | cat::SPECIAL | cat::SPECIAL_NOT_ADP;
+                c |= cat::MATHML_TEXT_INTEGRATION_POINT;
+            }
+            if name == "annotation-xml" {
+                c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE | cat::SPECIAL | cat::SPECIAL_NOT_ADP;
+                if annotation_xml_html {
+                    c |= cat::HTML_INTEGRATION_POINT;
+                }
+            }
+        }
+        Namespace::Svg => {
+            if matches!(name, "foreignObject" | "desc" | "title") {
+                c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE | cat::SPECIAL | cat::SPECIAL_NOT_ADP;
+                c |= cat::HTML_INTEGRATION_POINT;
+            }
+        }
+    }
+    c
+}
+
+/// Whether an HTML element is in the [special](https://html.spec.whatwg.org/multipage/parsing.html#special) category.
+pub(crate) fn is_special_html(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "applet"
+            | "area"
+            | "article"
+            | "aside"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "blockquote"
+            | "body"
+            | "br"
+            | "button"
+            | "caption"
+            | "center"
+            | "col"
+            | "colgroup"
+            | "dd"
+            | "details"
+            | "dir"
+            | "div"
+            | "dl"
+            | "dt"
+            | "embed"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "frame"
+            | "frameset"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "head"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "html"
+            | "iframe"
+            | "img"
+            | "input"
+            | "keygen"
+            | "li"
+            | "link"
+            | "listing"
+            | "main"
+            | "marquee"
+            | "menu"
+            | "meta"
+            | "nav"
+            | "noembed"
+            | "noframes"
+            | "noscript"
+            | "object"
+            | "ol"
+            | "p"
+            | "param"
+            | "plaintext"
+            | "pre"
+            | "script"
+            | "search"
+            | "section"
+            | "select"
+            | "source"
+            | "style"
+            | "summary"
+            | "table"
+            | "tbody"
+            | "td"
+            | "template"
+            | "textarea"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "title"
+            | "tr"
+            | "track"
+            | "ul"
+            | "wbr"
+            | "xmp"
+    )
+}
+
+/// The [formatting](https://html.spec.whatwg.org/multipage/parsing.html#formatting) elements.
+pub(crate) fn is_formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b" | "big" | "code" | "em" | "font" | "i" | "nobr" | "s" | "small" | "strike" | "strong" | "tt" | "u"
+    )
+}
+
+/// Elements popped by [generate implied end tags](https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags).
+pub(crate) fn has_implied_end_tag(name: &str) -> bool {
+    matches!(name, "dd" | "dt" | "li" | "optgroup" | "option" | "p" | "rb" | "rp" | "rt" | "rtc")
+}
+
+/// Elements popped by [generate all implied end tags thoroughly](https://html.spec.whatwg.org/multipage/parsing.html#generate-all-implied-end-tags-thoroughly).
+pub(crate) fn has_implied_end_tag_thoroughly(name: &str) -> bool {
+    has_implied_end_tag(name)
+        || matches!(name, "caption" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr")
+}
+
+/// Whether `c` is ASCII whitespace as the tree builder means it (TAB, LF, FF, CR, SPACE).
+pub(crate) fn is_ws(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ')
+}
+
+/// Length of the leading whitespace of `s`.
+pub(crate) fn ws_prefix_len(s: &str) -> usize {
+    s.bytes().take_while(|&b| matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')).count()
+}
+
+/// [Adjust SVG tag names](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inforeign).
+pub(crate) fn adjust_svg_tag_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "altglyph" => "altGlyph",
+        "altglyphdef" => "altGlyphDef",
+        "altglyphitem" => "altGlyphItem",
+        "animatecolor" => "animateColor",
+        "animatemotion" => "animateMotion",
+        "animatetransform" => "animateTransform",
+        "clippath" => "clipPath",
+        "feblend" => "feBlend",
+        "fecolormatrix" => "feColorMatrix",
+        "fecomponenttransfer" => "feComponentTransfer",
+        "fecomposite" => "feComposite",
+        "feconvolvematrix" => "feConvolveMatrix",
+        "fediffuselighting" => "feDiffuseLighting",
+        "fedisplacementmap" => "feDisplacementMap",
+        "fedistantlight" => "feDistantLight",
+        "fedropshadow" => "feDropShadow",
+        "feflood" => "feFlood",
+        "fefunca" => "feFuncA",
+        "fefuncb" => "feFuncB",
+        "fefuncg" => "feFuncG",
+        "fefuncr" => "feFuncR",
+        "fegaussianblur" => "feGaussianBlur",
+        "feimage" => "feImage",
+        "femerge" => "feMerge",
+        "femergenode" => "feMergeNode",
+        "femorphology" => "feMorphology",
+        "feoffset" => "feOffset",
+        "fepointlight" => "fePointLight",
+        "fespecularlighting" => "feSpecularLighting",
+        "fespotlight" => "feSpotLight",
+        "fetile" => "feTile",
+        "feturbulence" => "feTurbulence",
+        "foreignobject" => "foreignObject",
+        "glyphref" => "glyphRef",
+        "lineargradient" => "linearGradient",
+        "radialgradient" => "radialGradient",
+        "textpath" => "textPath",
+        _ => return None,
+    })
+}
+
+/// [Adjust SVG attributes](https://html.spec.whatwg.org/multipage/parsing.html#adjust-svg-attributes).
+fn adjust_svg_attr_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "attributename" => "attributeName",
+        "attributetype" => "attributeType",
+        "basefrequency" => "baseFrequency",
+        "baseprofile" => "baseProfile",
+        "calcmode" => "calcMode",
+        "clippathunits" => "clipPathUnits",
+        "diffuseconstant" => "diffuseConstant",
+        "edgemode" => "edgeMode",
+        "filterunits" => "filterUnits",
+        "glyphref" => "glyphRef",
+        "gradienttransform" => "gradientTransform",
+        "gradientunits" => "gradientUnits",
+        "kernelmatrix" => "kernelMatrix",
+        "kernelunitlength" => "kernelUnitLength",
+        "keypoints" => "keyPoints",
+        "keysplines" => "keySplines",
+        "keytimes" => "keyTimes",
+        "lengthadjust" => "lengthAdjust",
+        "limitingconeangle" => "limitingConeAngle",
+        "markerheight" => "markerHeight",
+        "markerunits" => "markerUnits",
+        "markerwidth" => "markerWidth",
+        "maskcontentunits" => "maskContentUnits",
+        "maskunits" => "maskUnits",
+        "numoctaves" => "numOctaves",
+        "pathlength" => "pathLength",
+        "patterncontentunits" => "patternContentUnits",
+        "patterntransform" => "patternTransform",
+        "patternunits" => "patternUnits",
+        "pointsatx" => "pointsAtX",
+        "pointsaty" => "pointsAtY",
+        "pointsatz" => "pointsAtZ",
+        "preservealpha" => "preserveAlpha",
+        "preserveaspectratio" => "preserveAspectRatio",
+        "primitiveunits" => "primitiveUnits",
+        "refx" => "refX",
+        "refy" => "refY",
+        "repeatcount" => "repeatCount",
+        "repeatdur" => "repeatDur",
+        "requiredextensions" => "requiredExtensions",
+        "requiredfeatures" => "requiredFeatures",
+        "specularconstant" => "specularConstant",
+        "specularexponent" => "specularExponent",
+        "spreadmethod" => "spreadMethod",
+        "startoffset" => "startOffset",
+        "stddeviation" => "stdDeviation",
+        "stitchtiles" => "stitchTiles",
+        "surfacescale" => "surfaceScale",
+        "systemlanguage" => "systemLanguage",
+        "tablevalues" => "tableValues",
+        "targetx" => "targetX",
+        "targety" => "targetY",
+        "textlength" => "textLength",
+        "viewbox" => "viewBox",
+        "viewtarget" => "viewTarget",
+        "xchannelselector" => "xChannelSelector",
+        "ychannelselector" => "yChannelSelector",
+        "zoomandpan" => "zoomAndPan",
+        _ => return None,
+    })
+}
+
+/// [Adjust foreign attributes](https://html.spec.whatwg.org/multipage/parsing.html#adjust-foreign-attributes).
+fn adjust_foreign_attr(name: &str) -> Option<(AttrNamespace, &'static str)> {
+    Some(match name {
+        "xlink:actuate" => (AttrNamespace::XLink, "actuate"),
+        "xlink:arcrole" => (AttrNamespace::XLink, "arcrole"),
+        "xlink:href" => (AttrNamespace::XLink, "href"),
+        "xlink:role" => (AttrNamespace::XLink, "role"),
+        "xlink:show" => (AttrNamespace::XLink, "show"),
+        "xlink:title" => (AttrNamespace::XLink, "title"),
+        "xlink:type" => (AttrNamespace::XLink, "type"),
+        "xml:lang" => (AttrNamespace::Xml, "lang"),
+        "xml:space" => (AttrNamespace::Xml, "space"),
+        "xmlns" => (AttrNamespace::Xmlns, "xmlns"),
+        "xmlns:xlink" => (AttrNamespace::Xmlns, "xlink"),
+        _ => return None,
+    })
+}
+
+/// Applies the attribute adjustments for an element of namespace `ns`
+/// (MathML: `definitionURL`; SVG: camel case; both: foreign attributes).
+pub(crate) fn adjust_attrs(ns: Namespace, attrs: &mut [ShadowAttr]) {
+    if ns == Namespace::Html {
+        return;
+    }
+    for a in attrs {
+        if ns == Namespace::MathMl && a.name == "definitionurl" {
+            a.name = "definitionURL".into();
+        } else if ns == Namespace::Svg {
+            if let Some(n) = adjust_svg_attr_name(&a.name) {
+                a.name = n.into();
+            }
+        }
+        if let Some((ans, local)) = adjust_foreign_attr(&a.name) {
+            a.namespace = ans;
+            a.name = local.into();
+        }
+    }
+}
