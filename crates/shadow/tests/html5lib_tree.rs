@@ -7,7 +7,7 @@
 //! html5lib_tree -- tests1.dat#012`.
 //!
 //! Each trial feeds the input through `Tokenizer` + `ShadowSink` whole, one byte at a time
-//! (inputs up to 256 bytes) and in 3 seeded random splittings (the seed is printed on failure;
+//! and cut in two at every byte (inputs up to 256 bytes), and in 3 seeded random splittings (the seed is printed on failure;
 //! `HTREWRITE_SEED` changes the base), rebuilds a DOM from the shadow's events alone
 //! (`common/tree.rs`, `common/dom.rs`) and checks:
 //! - the html5lib dump of that DOM equals the expected `#document` for every chunking;

@@ -4,8 +4,8 @@
 //! first; foreign elements as `svg:title`, `math:mi`) expected right after each start tag token
 //! of the input, in order. Start tags that the Standard ignores still count (the stack must be
 //! unchanged), and text in RCDATA/RAWTEXT/PLAINTEXT is not a start tag, so the table also pins
-//! the text modes the shadow picks. Each case is one trial, run whole, one byte at a time and
-//! in 3 seeded random splittings.
+//! the text modes the shadow picks. Each case is one trial, run whole, one byte at a time, cut
+//! in two at every byte and in 3 seeded random splittings.
 //!
 //! The expected stacks follow the current HTML Standard (relaxed `<select>` of 2025); where an
 //! html5lib case shows the same thing, it is named in the comment.

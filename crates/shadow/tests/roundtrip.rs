@@ -3,8 +3,8 @@
 //! Every input of `tests/data/html5lib-tests/tree-construction/**/*.dat` (the `scripted/` ones
 //! too: no script runs here) and `wpt-additions/*.dat`, fed through `Tokenizer` driven by the
 //! shadow's feedback (text modes, CDATA), must come back byte for byte as the concatenated raw
-//! bytes of the tokens: whole, one byte at a time (inputs up to 256 bytes) and in 3 seeded random
-//! splittings. One trial per case and scripting mode (`<noscript>` is RAWTEXT only with
+//! bytes of the tokens: whole, one byte at a time and cut in two at every byte (inputs up to 256
+//! bytes), and in 3 seeded random splittings. One trial per case and scripting mode (`<noscript>` is RAWTEXT only with
 //! scripting on), named like `tests1.dat#012 [script-on]`; fragment cases start the tokenizer in
 //! the context element's text mode.
 

@@ -1,5 +1,6 @@
-//! The chunkings every document-feeding test runs: whole, one byte at a time (inputs up to
-//! [`EVERY_BYTE_LIMIT`] bytes) and [`RANDOM_SPLITS`] seeded random splittings.
+//! The chunkings every document-feeding test runs: whole; for inputs up to [`EVERY_BYTE_LIMIT`]
+//! bytes, one byte at a time and cut in two at every byte; and [`RANDOM_SPLITS`] seeded random
+//! splittings.
 //!
 //! The seeds derive from the case name and `HTREWRITE_SEED` (a `u64`, default `0x5eed`), so a
 //! failure printed with its seed reproduces with `HTREWRITE_SEED=<base>` and the same filter.
@@ -13,7 +14,7 @@ pub const RANDOM_SPLITS: u64 = 3;
 /// One way of cutting an input into chunks.
 #[derive(Debug, Clone)]
 pub struct Chunking {
-    /// `whole`, `every byte` or `random seed=0x…`.
+    /// `whole`, `every byte`, `split at N` or `random seed=0x…`.
     pub name: String,
     /// The chunk lengths, summing to the input length (an empty input has no chunk).
     pub lengths: Vec<usize>,
@@ -109,6 +110,9 @@ pub fn chunkings(name: &str, len: usize) -> Vec<Chunking> {
     let mut out = vec![Chunking { name: "whole".into(), lengths: whole }];
     if len <= EVERY_BYTE_LIMIT && len > 1 {
         out.push(Chunking { name: "every byte".into(), lengths: vec![1; len] });
+        for at in 1..len {
+            out.push(Chunking { name: format!("split at {at}"), lengths: vec![at, len - at] });
+        }
     }
     if len > 1 {
         let base = base_seed();
