@@ -568,4 +568,102 @@ mod tests {
         assert_eq!(data.len(), raw.len() - 7);
         assert_eq!(n, 100_000);
     }
+
+    /// html5lib's 1-based column of an error on a one-line ASCII input: the
+    /// end of the span, or one past the end of the input for an empty span.
+    fn column(r: Rel) -> usize {
+        if r.is_empty() { r.end + 1 } else { r.end }
+    }
+
+    /// Whether the errors match html5lib's codes (and columns, where given).
+    fn errors_match(got: &[(E, Rel)], want: &[(&str, Option<usize>)]) -> bool {
+        got.len() == want.len()
+            && got
+                .iter()
+                .zip(want)
+                .all(|((c, r), (wc, wcol))| c.as_str() == *wc && wcol.is_none_or(|col| column(*r) == col))
+    }
+
+    macro_rules! html5lib_error {
+        ($code:ident) => {
+            (ParseErrorCode::$code.as_str(), None)
+        };
+        ($code:ident @ $col:literal) => {
+            (ParseErrorCode::$code.as_str(), Some($col))
+        };
+    }
+
+    /// `name: Kind, eof, raw => data, [Code @ column, …];` — cases from
+    /// html5lib's tokenizer tests (the file and index in the name), whose
+    /// whole input is one comment.
+    macro_rules! html5lib_cases {
+        ($($(#[$m:meta])* $name:ident: $kind:ident, $eof:expr, $raw:expr => $data:expr, [$($code:ident $(@ $col:literal)?),* $(,)?];)*) => {
+            $(
+                $(#[$m])*
+                #[test]
+                fn $name() {
+                    let mut got = Vec::new();
+                    let data = comment($raw, CommentKind::$kind, $eof, Some(&mut |c, r| got.push((c, r))));
+                    assert_eq!(data, $data);
+                    let want = [$(html5lib_error!($code $(@ $col)?)),*];
+                    assert!(errors_match(&got, &want), "errors:\n got  {got:?}\n want {want:?}");
+                }
+            )*
+        };
+    }
+
+    html5lib_cases! {
+        // Truncated doctype start
+        html5lib_test1_4: BogusMarkupDeclaration, false, b"<!DOC>" => "DOC", [IncorrectlyOpenedComment @ 3];
+        // Simple comment
+        html5lib_test1_17: Regular, false, b"<!--comment-->" => "comment", [];
+        // Comment, Central dash no space
+        html5lib_test1_18: Regular, false, b"<!----->" => "-", [];
+        // Comment, two central dashes
+        html5lib_test1_19: Regular, false, b"<!-- --comment -->" => " --comment ", [];
+        // Comment, central less-than bang
+        html5lib_test1_20: Regular, false, b"<!--<!-->" => "<!", [];
+        // Unfinished comment
+        html5lib_test1_21: Regular, true, b"<!--comment" => "comment", [EofInComment @ 12];
+        // Unfinished comment after start of nested comment
+        html5lib_test1_22: Regular, true, b"<!-- <!--" => " <!", [EofInComment @ 10];
+        // Start of a comment
+        html5lib_test1_23: BogusMarkupDeclaration, true, b"<!-" => "-", [IncorrectlyOpenedComment @ 3];
+        // Short comment
+        html5lib_test1_24: Regular, false, b"<!-->" => "", [AbruptClosingOfEmptyComment @ 5];
+        // Short comment two
+        html5lib_test1_25: Regular, false, b"<!--->" => "", [AbruptClosingOfEmptyComment @ 6];
+        // Short comment three
+        html5lib_test1_26: Regular, false, b"<!---->" => "", [];
+        // < in comment
+        html5lib_test1_27: Regular, false, b"<!-- <test-->" => " <test", [];
+        // << in comment
+        html5lib_test1_28: Regular, false, b"<!--<<-->" => "<<", [];
+        // <! in comment
+        html5lib_test1_29: Regular, false, b"<!-- <!test-->" => " <!test", [];
+        // <!- in comment
+        html5lib_test1_30: Regular, false, b"<!-- <!-test-->" => " <!-test", [];
+        // Nested comment
+        html5lib_test1_31: Regular, false, b"<!-- <!--test-->" => " <!--test", [NestedComment @ 10];
+        // Nested comment with extra <
+        html5lib_test1_32: Regular, false, b"<!-- <<!--test-->" => " <<!--test", [NestedComment @ 11];
+        // Illegal end tag name
+        html5lib_test2_30: BogusEndTag, false, b"</1>" => "1", [InvalidFirstCharacterOfTagName @ 3];
+        // Comment with dash
+        html5lib_test2_35: Regular, true, b"<!---x" => "-x", [EofInComment @ 7];
+        // U+0000 in lookahead region
+        html5lib_test4_58: BogusMarkupDeclaration, true, b"<!doc\0" => "doc\u{FFFD}", [IncorrectlyOpenedComment @ 3, UnexpectedNullCharacter @ 6];
+        // U+0080 in lookahead region
+        html5lib_test4_59: BogusMarkupDeclaration, true, b"<!doc\xC2\x80" => "doc\u{80}", [IncorrectlyOpenedComment];
+        // U+FDD1 in lookahead region
+        html5lib_test4_60: BogusMarkupDeclaration, true, b"<!doc\xEF\xB7\x91" => "doc\u{FDD1}", [IncorrectlyOpenedComment];
+        // U+1FFFF in lookahead region
+        html5lib_test4_61: BogusMarkupDeclaration, true, b"<!doc\xF0\x9F\xBF\xBF" => "doc\u{1FFFF}", [IncorrectlyOpenedComment];
+        // --!NUL in comment
+        html5lib_domjs_33: Regular, false, b"<!----!\0-->" => "--!\u{FFFD}", [UnexpectedNullCharacter @ 8];
+        // CDATA in HTML content
+        html5lib_domjs_35: BogusMarkupDeclaration, false, b"<![CDATA[foo]]>" => "[CDATA[foo]]", [CdataInHtmlContent @ 9];
+        // <!---- >
+        html5lib_pending_spec_changes_0: Regular, true, b"<!---- >" => "-- >", [EofInComment @ 9];
+    }
 }

@@ -562,4 +562,102 @@ mod tests {
         utf8_after_system_id: "<!DOCTYPE html SYSTEM \"b\" é>".as_bytes(), false => (Some("html"), None, Some("b"), false),
             [UnexpectedCharacterAfterDoctypeSystemIdentifier @ 26..28];
     }
+
+    /// html5lib's 1-based column of an error on a one-line ASCII input: the
+    /// end of the span, or one past the end of the input for an empty span.
+    fn column(r: Rel) -> usize {
+        if r.is_empty() { r.end + 1 } else { r.end }
+    }
+
+    /// Whether the errors match html5lib's codes (and columns, where given).
+    fn errors_match(got: &[(E, Rel)], want: &[(&str, Option<usize>)]) -> bool {
+        got.len() == want.len()
+            && got
+                .iter()
+                .zip(want)
+                .all(|((c, r), (wc, wcol))| c.as_str() == *wc && wcol.is_none_or(|col| column(*r) == col))
+    }
+
+    macro_rules! html5lib_error {
+        ($code:ident) => {
+            (ParseErrorCode::$code.as_str(), None)
+        };
+        ($code:ident @ $col:literal) => {
+            (ParseErrorCode::$code.as_str(), Some($col))
+        };
+    }
+
+    /// `name: raw, eof => (name, public, system, force_quirks), [Code @ column, …];`
+    /// — cases from html5lib's tokenizer tests whose whole input is one DOCTYPE.
+    macro_rules! html5lib_cases {
+        ($($(#[$m:meta])* $name:ident: $raw:expr, $eof:expr => ($n:expr, $p:expr, $s:expr, $q:expr), [$($code:ident $(@ $col:literal)?),* $(,)?];)*) => {
+            $(
+                $(#[$m])*
+                #[test]
+                fn $name() {
+                    let mut got = Vec::new();
+                    let d = doctype($raw, $eof, Some(&mut |c, r| got.push((c, r))));
+                    let fields = (d.name.as_deref(), d.public_id.as_deref(), d.system_id.as_deref(), d.force_quirks);
+                    assert_eq!(fields, ($n, $p, $s, $q));
+                    let want = [$(html5lib_error!($code $(@ $col)?)),*];
+                    assert!(errors_match(&got, &want), "errors:\n got  {got:?}\n want {want:?}");
+                }
+            )*
+        };
+    }
+
+    html5lib_cases! {
+        // Correct Doctype lowercase
+        html5lib_test1_0: b"<!DOCTYPE html>", false => (Some("html"), None, None, false), [];
+        // Correct Doctype uppercase
+        html5lib_test1_1: b"<!DOCTYPE HTML>", false => (Some("html"), None, None, false), [];
+        // Correct Doctype mixed case
+        html5lib_test1_2: b"<!DOCTYPE HtMl>", false => (Some("html"), None, None, false), [];
+        // Correct Doctype case with EOF
+        html5lib_test1_3: b"<!DOCTYPE HtMl", true => (Some("html"), None, None, true), [EofInDoctype @ 15];
+        // Doctype in error
+        html5lib_test1_5: b"<!DOCTYPE foo>", false => (Some("foo"), None, None, false), [];
+        // DOCTYPE without name
+        html5lib_test2_0: b"<!DOCTYPE>", false => (None, None, None, true), [MissingDoctypeName @ 10];
+        // DOCTYPE without space before name
+        html5lib_test2_1: b"<!DOCTYPEhtml>", false => (Some("html"), None, None, false), [MissingWhitespaceBeforeDoctypeName @ 10];
+        // Incorrect DOCTYPE without a space before name
+        html5lib_test2_2: b"<!DOCTYPEfoo>", false => (Some("foo"), None, None, false), [MissingWhitespaceBeforeDoctypeName @ 10];
+        // DOCTYPE with publicId
+        html5lib_test2_3: b"<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML Transitional 4.01//EN\">", false => (Some("html"), Some("-//W3C//DTD HTML Transitional 4.01//EN"), None, false), [];
+        // DOCTYPE with EOF after PUBLIC
+        html5lib_test2_4: b"<!DOCTYPE html PUBLIC", true => (Some("html"), None, None, true), [EofInDoctype @ 22];
+        // DOCTYPE with EOF after PUBLIC '
+        html5lib_test2_5: b"<!DOCTYPE html PUBLIC '", true => (Some("html"), Some(""), None, true), [EofInDoctype @ 24];
+        // DOCTYPE with EOF after PUBLIC 'x
+        html5lib_test2_6: b"<!DOCTYPE html PUBLIC 'x", true => (Some("html"), Some("x"), None, true), [EofInDoctype @ 25];
+        // DOCTYPE with systemId
+        html5lib_test2_7: b"<!DOCTYPE html SYSTEM \"-//W3C//DTD HTML Transitional 4.01//EN\">", false => (Some("html"), None, Some("-//W3C//DTD HTML Transitional 4.01//EN"), false), [];
+        // DOCTYPE with single-quoted systemId
+        html5lib_test2_8: b"<!DOCTYPE html SYSTEM '-//W3C//DTD HTML Transitional 4.01//EN'>", false => (Some("html"), None, Some("-//W3C//DTD HTML Transitional 4.01//EN"), false), [];
+        // DOCTYPE with publicId and systemId
+        html5lib_test2_9: b"<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML Transitional 4.01//EN\" \"-//W3C//DTD HTML Transitional 4.01//EN\">", false => (Some("html"), Some("-//W3C//DTD HTML Transitional 4.01//EN"), Some("-//W3C//DTD HTML Transitional 4.01//EN"), false), [];
+        // Incomplete doctype
+        html5lib_test2_14: b"<!DOCTYPE html ", true => (Some("html"), None, None, true), [EofInDoctype @ 16];
+        // CR EOF after doctype name
+        html5lib_test4_23: b"<!doctype html \r", true => (Some("html"), None, None, true), [EofInDoctype];
+        // Doctype public case-sensitivity (1)
+        html5lib_test4_53: b"<!DoCtYpE HtMl PuBlIc \"AbC\" \"XyZ\">", false => (Some("html"), Some("AbC"), Some("XyZ"), false), [];
+        // Doctype public case-sensitivity (2)
+        html5lib_test4_54: b"<!dOcTyPe hTmL pUbLiC \"aBc\" \"xYz\">", false => (Some("html"), Some("aBc"), Some("xYz"), false), [];
+        // Doctype system case-sensitivity (1)
+        html5lib_test4_55: b"<!DoCtYpE HtMl SyStEm \"XyZ\">", false => (Some("html"), None, Some("XyZ"), false), [];
+        // Doctype system case-sensitivity (2)
+        html5lib_test4_56: b"<!dOcTyPe hTmL sYsTeM \"xYz\">", false => (Some("html"), None, Some("xYz"), false), [];
+        // Doctype publik
+        html5lib_test4_70: b"<!DOCTYPE html PUBLIK \"AbC\" \"XyZ\">", false => (Some("html"), None, None, true), [InvalidCharacterSequenceAfterDoctypeName @ 16];
+        // Doctype publi
+        html5lib_test4_71: b"<!DOCTYPE html PUBLI", true => (Some("html"), None, None, true), [InvalidCharacterSequenceAfterDoctypeName @ 16];
+        // Doctype sistem
+        html5lib_test4_72: b"<!DOCTYPE html SISTEM \"AbC\">", false => (Some("html"), None, None, true), [InvalidCharacterSequenceAfterDoctypeName @ 16];
+        // Doctype sys
+        html5lib_test4_73: b"<!DOCTYPE html SYS", true => (Some("html"), None, None, true), [InvalidCharacterSequenceAfterDoctypeName @ 16];
+        // space EOF after doctype
+        html5lib_domjs_34: b"<!DOCTYPE html ", true => (Some("html"), None, None, true), [EofInDoctype @ 16];
+    }
 }

@@ -662,4 +662,241 @@ mod tests {
             assert_eq!(duplicates, if distinct { 0 } else { 99_999 });
         }
     }
+
+    /// html5lib's 1-based column of an error on a one-line ASCII input: the
+    /// end of the span, or one past the end of the input for an empty span.
+    fn column(r: Rel) -> usize {
+        if r.is_empty() { r.end + 1 } else { r.end }
+    }
+
+    /// Whether the errors match html5lib's codes (and columns, where given).
+    fn errors_match(got: &[(E, Rel)], want: &[(&str, Option<usize>)]) -> bool {
+        got.len() == want.len()
+            && got
+                .iter()
+                .zip(want)
+                .all(|((c, r), (wc, wcol))| c.as_str() == *wc && wcol.is_none_or(|col| column(*r) == col))
+    }
+
+    macro_rules! html5lib_error {
+        ($code:ident) => {
+            (ParseErrorCode::$code.as_str(), None)
+        };
+        ($code:ident @ $col:literal) => {
+            (ParseErrorCode::$code.as_str(), Some($col))
+        };
+    }
+
+    /// Checks a tag against html5lib's token: decoded name, attributes
+    /// (first of each name, as the Standard keeps them), self-closing flag
+    /// and errors. `eof` cases produce no token: only errors are compared.
+    fn html5lib_check(
+        raw: &[u8],
+        is_end: bool,
+        eof: bool,
+        name: &str,
+        attributes: &[(&str, &str)],
+        self_closing: bool,
+        want: &[(&str, Option<usize>)],
+    ) {
+        let mut got = Vec::new();
+        let t = tag(raw, is_end, eof, Some(&mut |c, r| got.push((c, r))));
+        assert!(errors_match(&got, want), "errors:\n got  {got:?}\n want {want:?}");
+        if eof {
+            return;
+        }
+        assert_eq!(super::super::text::name(t.name.slice(raw), None), name);
+        if is_end {
+            // html5lib's end tag tokens have neither attributes nor a
+            // self-closing flag (the Standard drops both, with an error).
+            return;
+        }
+        let mut seen = HashSet::new();
+        let decoded: Vec<(String, String)> = t
+            .attributes
+            .iter()
+            .map(|a| {
+                let n = super::super::text::name(a.name.slice(raw), None).into_owned();
+                let v = a.value.map(|v| super::super::text::attribute_value(v.slice(raw), None).into_owned());
+                (n, v.unwrap_or_default())
+            })
+            .filter(|(n, _)| seen.insert(n.clone()))
+            .collect();
+        let want_attributes: Vec<(String, String)> =
+            attributes.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+        assert_eq!(decoded, want_attributes);
+        assert_eq!(t.self_closing, self_closing);
+    }
+
+    /// `name: raw, Start|End, eof => name, [(name, value), …], self_closing, [Code @ column, …];`
+    /// — cases from html5lib's tokenizer tests whose whole input is one tag.
+    macro_rules! html5lib_cases {
+        ($($(#[$m:meta])* $name:ident: $raw:expr, $kind:ident, $eof:expr => $n:expr, [$(($an:expr, $av:expr)),* $(,)?], $sc:expr,
+            [$($code:ident $(@ $col:literal)?),* $(,)?];)*) => {
+            $(
+                $(#[$m])*
+                #[test]
+                fn $name() {
+                    let want = [$(html5lib_error!($code $(@ $col)?)),*];
+                    html5lib_check($raw, stringify!($kind) == "End", $eof, $n, &[$(($an, $av)),*], $sc, &want);
+                }
+            )*
+        };
+    }
+
+    html5lib_cases! {
+        // Single Start Tag
+        html5lib_test1_6: b"<h>", Start, false => "h", [], false, [];
+        // Start Tag w/attribute
+        html5lib_test1_9: b"<h a='b'>", Start, false => "h", [("a", "b")], false, [];
+        // Start Tag w/attribute no quotes
+        html5lib_test1_10: b"<h a=b>", Start, false => "h", [("a", "b")], false, [];
+        // Multiple atts
+        html5lib_test1_14: b"<h a='b' c='d'>", Start, false => "h", [("a", "b"), ("c", "d")], false, [];
+        // Multiple atts no space
+        html5lib_test1_15: b"<h a='b'c='d'>", Start, false => "h", [("a", "b"), ("c", "d")], false, [MissingWhitespaceBetweenAttributes @ 9];
+        // Repeated attr
+        html5lib_test1_16: b"<h a='b' a='d'>", Start, false => "h", [("a", "b")], false, [DuplicateAttribute @ 11];
+        // Entity in attribute without semicolon ending in x
+        html5lib_test1_61: b"<h a='&notx'>", Start, false => "h", [("a", "&notx")], false, [];
+        // Entity in attribute without semicolon ending in 1
+        html5lib_test1_62: b"<h a='&not1'>", Start, false => "h", [("a", "&not1")], false, [];
+        // Entity in attribute without semicolon ending in i
+        html5lib_test1_63: b"<h a='&noti'>", Start, false => "h", [("a", "&noti")], false, [];
+        // Entity in attribute without semicolon (column 12 not compared: html5lib
+        // points after the reference, `attribute_value` spans the reference)
+        html5lib_test1_64: b"<h a='&COPY'>", Start, false => "h", [("a", "\u{A9}")], false, [MissingSemicolonAfterCharacterReference];
+        // Unquoted attribute ending in ampersand
+        html5lib_test1_65: b"<s o=& t>", Start, false => "s", [("o", "&"), ("t", "")], false, [];
+        // Open angled bracket in unquoted attribute value state
+        html5lib_test1_68: b"<a a=f<>", Start, false => "a", [("a", "f<")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 7];
+        // Unescaped ampersand in attribute value
+        html5lib_test2_22: b"<h a='&'>", Start, false => "h", [("a", "&")], false, [];
+        // StartTag containing <
+        html5lib_test2_23: b"<a<b>", Start, false => "a<b", [], false, [];
+        // Non-void element containing trailing /
+        html5lib_test2_24: b"<h/>", Start, false => "h", [], true, [];
+        // Void element with permitted slash
+        html5lib_test2_25: b"<br/>", Start, false => "br", [], true, [];
+        // Void element with permitted slash (with attribute)
+        html5lib_test2_26: b"<br foo='bar'/>", Start, false => "br", [("foo", "bar")], true, [];
+        // StartTag containing /
+        html5lib_test2_27: b"<h/a='b'>", Start, false => "h", [("a", "b")], false, [UnexpectedSolidusInTag @ 4];
+        // Double-quoted attribute value
+        html5lib_test2_28: b"<h a=\"b\">", Start, false => "h", [("a", "b")], false, [];
+        // Start tag with no attributes but space before the greater-than sign
+        html5lib_test2_37: b"<h >", Start, false => "h", [], false, [];
+        // Empty attribute followed by uppercase attribute
+        html5lib_test2_38: b"<h a B=''>", Start, false => "h", [("a", ""), ("b", "")], false, [];
+        // Double-quote after attribute name
+        html5lib_test2_39: b"<h a \">", Start, false => "h", [("a", ""), ("\"", "")], false, [UnexpectedCharacterInAttributeName @ 6];
+        // Single-quote after attribute name
+        html5lib_test2_40: b"<h a '>", Start, false => "h", [("a", ""), ("'", "")], false, [UnexpectedCharacterInAttributeName @ 6];
+        // < in attribute name
+        html5lib_test4_0: b"<z/0  <>", Start, false => "z", [("0", ""), ("<", "")], false, [UnexpectedSolidusInTag @ 4, UnexpectedCharacterInAttributeName @ 7];
+        // < in unquoted attribute value
+        html5lib_test4_1: b"<z x=<>", Start, false => "z", [("x", "<")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 6];
+        // = in unquoted attribute value
+        html5lib_test4_2: b"<z z=z=z>", Start, false => "z", [("z", "z=z")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 7];
+        // = attribute
+        html5lib_test4_3: b"<z =>", Start, false => "z", [("=", "")], false, [UnexpectedEqualsSignBeforeAttributeName @ 4];
+        // == attribute
+        html5lib_test4_4: b"<z ==>", Start, false => "z", [("=", "")], false, [UnexpectedEqualsSignBeforeAttributeName @ 4, MissingAttributeValue @ 6];
+        // === attribute
+        html5lib_test4_5: b"<z ===>", Start, false => "z", [("=", "=")], false, [UnexpectedEqualsSignBeforeAttributeName @ 4, UnexpectedCharacterInUnquotedAttributeValue @ 6];
+        // ==== attribute
+        html5lib_test4_6: b"<z ====>", Start, false => "z", [("=", "==")], false, [UnexpectedEqualsSignBeforeAttributeName @ 4, UnexpectedCharacterInUnquotedAttributeValue @ 6, UnexpectedCharacterInUnquotedAttributeValue @ 7];
+        // " after ampersand in double-quoted attribute value
+        html5lib_test4_7: b"<z z=\"&\">", Start, false => "z", [("z", "&")], false, [];
+        // ' after ampersand in double-quoted attribute value
+        html5lib_test4_8: b"<z z=\"&'\">", Start, false => "z", [("z", "&'")], false, [];
+        // ' after ampersand in single-quoted attribute value
+        html5lib_test4_9: b"<z z='&'>", Start, false => "z", [("z", "&")], false, [];
+        // " after ampersand in single-quoted attribute value
+        html5lib_test4_10: b"<z z='&\"'>", Start, false => "z", [("z", "&\"")], false, [];
+        // Attribute name starting with "
+        html5lib_test4_13: b"<foo \"='bar'>", Start, false => "foo", [("\"", "bar")], false, [UnexpectedCharacterInAttributeName @ 6];
+        // Attribute name starting with '
+        html5lib_test4_14: b"<foo '='bar'>", Start, false => "foo", [("'", "bar")], false, [UnexpectedCharacterInAttributeName @ 6];
+        // Attribute name containing "
+        html5lib_test4_15: b"<foo a\"b='bar'>", Start, false => "foo", [("a\"b", "bar")], false, [UnexpectedCharacterInAttributeName @ 7];
+        // Attribute name containing '
+        html5lib_test4_16: b"<foo a'b='bar'>", Start, false => "foo", [("a'b", "bar")], false, [UnexpectedCharacterInAttributeName @ 7];
+        // Unquoted attribute value containing '
+        html5lib_test4_17: b"<foo a=b'c>", Start, false => "foo", [("a", "b'c")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 9];
+        // Unquoted attribute value containing "
+        html5lib_test4_18: b"<foo a=b\"c>", Start, false => "foo", [("a", "b\"c")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 9];
+        // Double-quoted attribute value not followed by whitespace
+        html5lib_test4_19: b"<foo a=\"b\"c>", Start, false => "foo", [("a", "b"), ("c", "")], false, [MissingWhitespaceBetweenAttributes @ 11];
+        // Single-quoted attribute value not followed by whitespace
+        html5lib_test4_20: b"<foo a='b'c>", Start, false => "foo", [("a", "b"), ("c", "")], false, [MissingWhitespaceBetweenAttributes @ 11];
+        // Quoted attribute followed by permitted /
+        html5lib_test4_21: b"<br a='b'/>", Start, false => "br", [("a", "b")], true, [];
+        // Quoted attribute followed by non-permitted /
+        html5lib_test4_22: b"<bar a='b'/>", Start, false => "bar", [("a", "b")], true, [];
+        // CR EOF in tag name
+        html5lib_test4_24: b"<z\r", Start, true => "", [], false, [EofInTag];
+        // Slash EOF in tag name
+        html5lib_test4_25: b"<z/", Start, true => "", [], false, [EofInTag @ 4];
+        // Uppercase start tag name
+        html5lib_test4_43: b"<X>", Start, false => "x", [], false, [];
+        // Uppercase end tag name
+        html5lib_test4_44: b"</X>", End, false => "x", [], false, [];
+        // Uppercase attribute name
+        html5lib_test4_45: b"<x X>", Start, false => "x", [("x", "")], false, [];
+        // Tag/attribute name case edge values
+        html5lib_test4_46: b"<x@AZ[`az{ @AZ[`az{>", Start, false => "x@az[`az{", [("@az[`az{", "")], false, [];
+        // Duplicate different-case attributes
+        html5lib_test4_47: b"<x x=1 x=2 X=3>", Start, false => "x", [("x", "1")], false, [DuplicateAttribute @ 9, DuplicateAttribute @ 13];
+        // Uppercase close tag attributes
+        html5lib_test4_48: b"</x X>", End, false => "x", [], false, [EndTagWithAttributes @ 6];
+        // Duplicate close tag attributes
+        html5lib_test4_49: b"</x x x>", End, false => "x", [], false, [DuplicateAttribute @ 8, EndTagWithAttributes @ 8];
+        // Permitted slash
+        html5lib_test4_50: b"<br/>", Start, false => "br", [], true, [];
+        // Non-permitted slash
+        html5lib_test4_51: b"<xr/>", Start, false => "xr", [], true, [];
+        // Permitted slash but in close tag
+        html5lib_test4_52: b"</br/>", End, false => "br", [], false, [EndTagWithTrailingSolidus @ 6];
+        // Grave accent in unquoted attribute
+        html5lib_test4_75: b"<a a=aa`>", Start, false => "a", [("a", "aa`")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 8];
+        // EOF in tag name state
+        html5lib_test4_76: b"<a", Start, true => "", [], false, [EofInTag @ 3];
+        // EOF in before attribute name state
+        html5lib_test4_77: b"<a ", Start, true => "", [], false, [EofInTag @ 4];
+        // EOF in attribute name state
+        html5lib_test4_78: b"<a a", Start, true => "", [], false, [EofInTag @ 5];
+        // EOF in after attribute name state
+        html5lib_test4_79: b"<a a ", Start, true => "", [], false, [EofInTag @ 6];
+        // EOF in before attribute value state
+        html5lib_test4_80: b"<a a =", Start, true => "", [], false, [EofInTag @ 7];
+        // EOF in attribute value (double quoted) state
+        html5lib_test4_81: b"<a a =\"a", Start, true => "", [], false, [EofInTag @ 9];
+        // EOF in attribute value (single quoted) state
+        html5lib_test4_82: b"<a a ='a", Start, true => "", [], false, [EofInTag @ 9];
+        // EOF in attribute value (unquoted) state
+        html5lib_test4_83: b"<a a =a", Start, true => "", [], false, [EofInTag @ 8];
+        // EOF in after attribute value state
+        html5lib_test4_84: b"<a a ='a'", Start, true => "", [], false, [EofInTag @ 10];
+        // Non BMP-charref in attribute
+        html5lib_domjs_32: b"<p id=\"&NotEqualTilde;\">", Start, false => "p", [("id", "\u{2242}\u{338}")], false, [];
+        // Undefined named entity in a double-quoted attribute value ending in semicolon and whose name starts with a known entity name.
+        html5lib_entities_0: b"<h a=\"&noti;\">", Start, false => "h", [("a", "&noti;")], false, [];
+        // Entity name requiring semicolon instead followed by the equals sign in a double-quoted attribute value.
+        html5lib_entities_1: b"<h a=\"&lang=\">", Start, false => "h", [("a", "&lang=")], false, [];
+        // Valid entity name followed by the equals sign in a double-quoted attribute value.
+        html5lib_entities_2: b"<h a=\"&not=\">", Start, false => "h", [("a", "&not=")], false, [];
+        // Undefined named entity in a single-quoted attribute value ending in semicolon and whose name starts with a known entity name.
+        html5lib_entities_3: b"<h a='&noti;'>", Start, false => "h", [("a", "&noti;")], false, [];
+        // Entity name requiring semicolon instead followed by the equals sign in a single-quoted attribute value.
+        html5lib_entities_4: b"<h a='&lang='>", Start, false => "h", [("a", "&lang=")], false, [];
+        // Valid entity name followed by the equals sign in a single-quoted attribute value.
+        html5lib_entities_5: b"<h a='&not='>", Start, false => "h", [("a", "&not=")], false, [];
+        // Undefined named entity in an unquoted attribute value ending in semicolon and whose name starts with a known entity name.
+        html5lib_entities_6: b"<h a=&noti;>", Start, false => "h", [("a", "&noti;")], false, [];
+        // Entity name requiring semicolon instead followed by the equals sign in an unquoted attribute value.
+        html5lib_entities_7: b"<h a=&lang=>", Start, false => "h", [("a", "&lang=")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 11];
+        // Valid entity name followed by the equals sign in an unquoted attribute value.
+        html5lib_entities_8: b"<h a=&not=>", Start, false => "h", [("a", "&not=")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 10];
+    }
 }
