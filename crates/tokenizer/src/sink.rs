@@ -93,8 +93,19 @@ impl<F: FnMut(&Token<'_>)> TokenSink for TagNamePolicy<F> {
         (self.0)(token);
         match token.kind() {
             TokenKind::StartTag => {
-                let name = token.tag_name();
-                Feedback { text_mode: text_mode_for_tag(name.as_bytes(), true), cdata_allowed: false }
+                let raw = token.raw_tag_name();
+                // Every name that picks a text mode has 3 to 9 letters and
+                // starts with one of these: reject the rest without copying.
+                let candidate =
+                    (3..=9).contains(&raw.len()) && matches!(raw[0] | 0x20, b't' | b's' | b'x' | b'i' | b'n' | b'p');
+                if !candidate {
+                    return Feedback::default();
+                }
+                let mut lower = [0u8; 9];
+                let dst = &mut lower[..raw.len()];
+                dst.copy_from_slice(raw);
+                dst.make_ascii_lowercase();
+                Feedback { text_mode: text_mode_for_tag(dst, true), cdata_allowed: false }
             }
             _ => Feedback::default(),
         }

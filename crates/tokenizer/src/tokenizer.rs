@@ -380,6 +380,7 @@ impl Tokenizer {
     ///
     /// The token's bytes come from the chunk when it started in this chunk,
     /// else from the carry-over buffer completed with the chunk's head.
+    #[inline(always)]
     pub(crate) fn emit<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
@@ -410,7 +411,7 @@ impl Tokenizer {
             attributes: if is_tag { &self.attrs } else { &[] },
         };
         let feedback = sink.token(&token);
-        if kind == TokenKind::StartTag && feedback.text_mode != TextMode::Data {
+        if feedback.text_mode != TextMode::Data && kind == TokenKind::StartTag {
             self.end_tag_name.clear();
             self.end_tag_name.extend(self.name.slice(raw).iter().map(u8::to_ascii_lowercase));
         }

@@ -9,6 +9,12 @@ impl Tokenizer {
     /// [Data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state):
     /// text up to the next `<`.
     pub(crate) fn data(&mut self, chunk: &[u8], base: u64, i: usize) -> usize {
+        // Tags often follow each other directly (`><`): skip memchr's set-up then.
+        if chunk[i] == b'<' {
+            self.markup_start = base + i as u64;
+            self.state = State::TagOpen;
+            return i + 1;
+        }
         match memchr::memchr(b'<', &chunk[i..]) {
             Some(k) => {
                 self.markup_start = base + (i + k) as u64;
