@@ -78,6 +78,9 @@ const PITFALLS: &[Pitfall] = &[
         stacks: &["html body a", "html body a div", "html body div a"] },
     Pitfall { name: "nested-nobr", scripting: ON, input: "<nobr><nobr>",
         stacks: &["html body nobr", "html body nobr"] },
+    // adoption02.dat#003: no nobr after the marquee's marker, so the adoption agency acts as "any other end tag"
+    Pitfall { name: "nobr-after-marker-closes-nobr", scripting: ON, input: "<nobr><table><marquee></table><nobr>",
+        stacks: &["html body nobr", "html body nobr table", "html body nobr table marquee", "html body nobr"] },
     Pitfall { name: "adoption-b-p", scripting: ON, input: "<b><p>x</b><i>",
         stacks: &["html body b", "html body b p", "html body p i"] },
     Pitfall { name: "adoption-two-furthest-blocks", scripting: ON, input: "<b><div><div>x</b><i>",
@@ -198,6 +201,11 @@ const PITFALLS: &[Pitfall] = &[
         stacks: &["html body select", "html body select option", "html body select option"] },
     Pitfall { name: "select-optgroup-closes-option", scripting: ON, input: "<!doctype html><select><option><optgroup>",
         stacks: &["html body select", "html body select option", "html body select optgroup"] },
+    Pitfall { name: "select-end-then-reconstruct-formatting", scripting: ON, input: "<!doctype html><select><b></select><i>",
+        stacks: &["html body select", "html body select b", "html body b i"] },
+    // webkit02.dat#049; `select` bounds the default scope (whatwg/html#10557), so `</font>` does nothing
+    Pitfall { name: "select-bounds-scope-for-adoption", scripting: ON, input: "<font><select><option>a</option></font><i>",
+        stacks: &["html body font", "html body font select", "html body font select option", "html body font select i"] },
     // --- miscellany ---------------------------------------------------------------------------
     Pitfall { name: "head-element-after-head", scripting: ON, input: "<head></head><meta><i>",
         stacks: &["html head", "html", "html body i"] },
