@@ -56,6 +56,8 @@ pub(crate) struct Builder {
     pub body: Option<(NodeId, Vec<String>)>,
     pub started: bool,
     pub stopped: bool,
+    /// Processing the end-of-file token.
+    pub at_eof: bool,
 }
 
 impl Builder {
@@ -87,6 +89,7 @@ impl Builder {
             body: None,
             started: false,
             stopped: false,
+            at_eof: false,
         }
     }
 
@@ -125,8 +128,9 @@ impl Builder {
         id
     }
 
+    /// The cause of a closing implied by the current token ([`CloseCause::Eof`] at the end of input).
     pub(crate) fn implied(&self) -> CloseCause {
-        CloseCause::Implied { by: self.span }
+        if self.at_eof { CloseCause::Eof } else { CloseCause::Implied { by: self.span } }
     }
 
     pub(crate) fn ignore(&self, s: &mut dyn EventSink, reason: &'static str) {

@@ -67,14 +67,6 @@ fn starts_with_ci(s: &str, prefix: &str) -> bool {
     s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
 }
 
-/// Whether the DOCTYPE is a parse error (its quirks aside): not
-/// `<!DOCTYPE html>`, `about:legacy-compat` or one of the allowed legacy forms.
-pub(crate) fn is_doctype_error(d: &Doctype) -> bool {
-    d.name.as_deref() != Some("html")
-        || d.public_id.is_some()
-        || d.system_id.as_deref().is_some_and(|s| s != "about:legacy-compat")
-}
-
 /// The quirks mode a DOCTYPE selects (not in an iframe srcdoc document).
 pub(crate) fn quirks_mode(d: &Doctype) -> QuirksMode {
     let public = d.public_id.as_deref();

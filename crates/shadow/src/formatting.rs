@@ -145,12 +145,6 @@ impl FormattingList {
         }
     }
 
-    /// Replaces the entry at `i`.
-    pub(crate) fn replace_at(&mut self, i: usize, e: Entry) {
-        self.remove_at(i);
-        self.insert_at(i, e);
-    }
-
     /// [Push onto the list of active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#push-onto-the-list-of-active-formatting-elements),
     /// with the Noah's Ark clause: at most three equal elements after the last marker.
     pub(crate) fn push(&mut self, f: FormattingElement) {

@@ -8,7 +8,7 @@ use htrewrite_tokenizer::TextMode;
 use crate::builder::Builder;
 use crate::doctype;
 use crate::tags::{self, cat};
-use crate::token::{CommentLike, Tok};
+use crate::token::Tok;
 use crate::{CloseCause, Event, EventSink, Namespace, NodeId, Origin, Position};
 
 /// The [insertion mode](https://html.spec.whatwg.org/multipage/parsing.html#insertion-mode)
@@ -562,10 +562,5 @@ impl Builder {
             Tok::Eof => self.stop_parsing(s),
             _ => self.ignore(s, "token after frameset"),
         }
-    }
-
-    /// Inserts a comment-like token at the appropriate place (used by many modes).
-    pub(crate) fn comment_here(&mut self, c: CommentLike<'_>, s: &mut dyn EventSink) {
-        self.insert_comment(s, &c, None);
     }
 }

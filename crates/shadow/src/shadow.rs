@@ -103,6 +103,22 @@ pub struct Shadow {
     b: Builder,
 }
 
+/// The span of the first character after the leading whitespace of a text
+/// run's raw bytes: the character token that implies closings (the only
+/// character of a run that can), independent of where the input was cut.
+fn first_non_ws_char(raw: &[u8], start: u64) -> Span {
+    let ws = raw.iter().take_while(|&&b| matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')).count();
+    let len = match raw.get(ws) {
+        None => 0,
+        Some(&b) if b < 0x80 => 1,
+        Some(&b) if b >= 0xF0 => 4,
+        Some(&b) if b >= 0xE0 => 3,
+        Some(_) => 2,
+    };
+    let len = len.min(raw.len() - ws);
+    Span::new(start + ws as u64, start + (ws + len) as u64)
+}
+
 /// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`.
 struct Dyn<'a, E: ?Sized>(&'a mut E);
 
@@ -130,7 +146,7 @@ impl Shadow {
         match token.kind() {
             TokenKind::Text(_) => {
                 let text = token.text().unwrap_or_default();
-                self.run(TreeToken::Text(&text), span, s)
+                self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start), s)
             }
             TokenKind::StartTag => {
                 let mut attrs: Vec<ShadowAttr> = Vec::new();
@@ -220,6 +236,7 @@ impl Shadow {
     }
 
     fn finish_dyn(&mut self, s: &mut dyn EventSink) {
+        self.b.at_eof = true;
         if !self.b.stopped {
             self.b.dispatch(Tok::Eof, s);
         }

@@ -145,24 +145,6 @@ impl Stack {
         removed
     }
 
-    /// Inserts `e` at position `i` (adoption agency), keeping the indexes right.
-    pub(crate) fn insert_at(&mut self, i: usize, e: OpenElement) {
-        let mut tail = Vec::with_capacity(self.items.len() - i);
-        while self.items.len() > i {
-            tail.push(self.pop().expect("non-empty"));
-        }
-        self.push(e);
-        while let Some(t) = tail.pop() {
-            self.push(t);
-        }
-    }
-
-    /// Replaces the entry at `i` by `e` (adoption agency).
-    pub(crate) fn replace_at(&mut self, i: usize, e: OpenElement) {
-        self.remove_at(i);
-        self.insert_at(i, e);
-    }
-
     /// Position of the element `id`, if it is open.
     pub(crate) fn position(&self, id: NodeId) -> Option<usize> {
         self.pos_of.get(&id).map(|&i| i as usize)

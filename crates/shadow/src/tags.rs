@@ -166,14 +166,6 @@ pub(crate) fn is_special_html(name: &str) -> bool {
     )
 }
 
-/// The [formatting](https://html.spec.whatwg.org/multipage/parsing.html#formatting) elements.
-pub(crate) fn is_formatting(name: &str) -> bool {
-    matches!(
-        name,
-        "a" | "b" | "big" | "code" | "em" | "font" | "i" | "nobr" | "s" | "small" | "strike" | "strong" | "tt" | "u"
-    )
-}
-
 /// Elements popped by [generate implied end tags](https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags).
 pub(crate) fn has_implied_end_tag(name: &str) -> bool {
     matches!(name, "dd" | "dt" | "li" | "optgroup" | "option" | "p" | "rb" | "rp" | "rt" | "rtc")
