@@ -170,3 +170,28 @@ pub fn without_implied_spans(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
         })
         .collect()
 }
+
+/// The pairing the layers above rely on: every element opened is closed exactly once (by the
+/// end of input at the latest), and nothing is closed before it is opened.
+pub fn check_pairing(events: &[OwnedEvent]) -> Result<(), String> {
+    use std::collections::HashMap;
+    let mut state: HashMap<htrewrite_shadow::NodeId, bool> = HashMap::new(); // id → closed
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            OwnedEvent::ElementOpened { id, .. } => {
+                if state.insert(*id, false).is_some() {
+                    return Err(format!("event #{i}: {id:?} opened twice"));
+                }
+            }
+            OwnedEvent::ElementClosed { id, .. } => match state.get_mut(id) {
+                None => return Err(format!("event #{i}: {id:?} closed before it was opened")),
+                Some(true) => return Err(format!("event #{i}: {id:?} closed twice")),
+                Some(closed) => *closed = true,
+            },
+            _ => {}
+        }
+    }
+    let mut open: Vec<_> = state.iter().filter(|(_, closed)| !**closed).map(|(id, _)| *id).collect();
+    open.sort();
+    if open.is_empty() { Ok(()) } else { Err(format!("never closed: {open:?}")) }
+}
