@@ -666,4 +666,43 @@ mod tests {
         // <!---- >
         html5lib_pending_spec_changes_0: Regular, true, b"<!---- >" => "-- >", [EofInComment @ 9];
     }
+
+    /// Errors come in source order and lie inside `raw`.
+    fn in_order(got: &[(E, Rel)], len: usize) -> bool {
+        got.windows(2).all(|w| w[0].1.start <= w[1].1.start)
+            && got.iter().all(|(_, r)| r.start <= r.end && r.end <= len)
+    }
+
+    const ALPHABET: &[u8] = b"<>!-?[CDAT \r\n\0\xC3\xA9x";
+
+    proptest::proptest! {
+        /// Any bytes after each opener, cut by the end of the input: errors
+        /// in source order and in bounds, the data independent of the
+        /// callback, and exactly one `eof-in-comment` for an unclosed
+        /// regular comment.
+        #[test]
+        fn invariants(
+            opener in proptest::sample::select(vec![&b"<!--"[..], b"<!", b"</", b"<?"]),
+            rest in proptest::collection::vec(proptest::sample::select(ALPHABET.to_vec()), 0..40),
+        ) {
+            let kind = match opener {
+                b"<!--" => CommentKind::Regular,
+                b"<!" => CommentKind::BogusMarkupDeclaration,
+                b"</" => CommentKind::BogusEndTag,
+                _ => CommentKind::BogusProcessingInstruction,
+            };
+            let mut raw = opener.to_vec();
+            raw.extend(rest);
+            if kind == CommentKind::BogusProcessingInstruction {
+                // Only bytes that the processing instruction states give up on.
+                let outcome = super::super::pi::run(&raw, &mut Errors::new(None));
+                proptest::prop_assume!(outcome == super::super::pi::Outcome::BogusComment);
+            }
+            let mut got = Vec::new();
+            let data = comment(&raw, kind, true, Some(&mut |c, r| got.push((c, r))));
+            proptest::prop_assert_eq!(&data, &comment(&raw, kind, true, None));
+            proptest::prop_assert!(in_order(&got, raw.len()), "{:?}", got);
+            proptest::prop_assert!(got.iter().filter(|(c, _)| *c == E::EofInComment).count() <= 1);
+        }
+    }
 }

@@ -660,4 +660,35 @@ mod tests {
         // space EOF after doctype
         html5lib_domjs_34: b"<!DOCTYPE html ", true => (Some("html"), None, None, true), [EofInDoctype @ 16];
     }
+
+    /// Errors come in source order and lie inside `raw`.
+    fn in_order(got: &[(E, Rel)], len: usize) -> bool {
+        got.windows(2).all(|w| w[0].1.start <= w[1].1.start)
+            && got.iter().all(|(_, r)| r.start <= r.end && r.end <= len)
+    }
+
+    const ALPHABET: &[u8] = b"<>\"' PUBLICSYSTEMpublicx\t\r\n\0\xC3\xA9";
+
+    proptest::proptest! {
+        /// Any bytes after `<!DOCTYPE` up to the first `>` (or the end):
+        /// errors in source order and in bounds, fields independent of the
+        /// callback, and `eof-in-doctype` only at the end of the input.
+        #[test]
+        fn invariants(rest in proptest::collection::vec(proptest::sample::select(ALPHABET.to_vec()), 0..40)) {
+            let mut raw = b"<!DOCTYPE".to_vec();
+            raw.extend(rest);
+            let eof = match raw.iter().position(|&b| b == b'>') {
+                Some(gt) => {
+                    raw.truncate(gt + 1);
+                    false
+                }
+                None => true,
+            };
+            let mut got = Vec::new();
+            let d = doctype(&raw, eof, Some(&mut |c, r| got.push((c, r))));
+            proptest::prop_assert_eq!(&d, &doctype(&raw, eof, None));
+            proptest::prop_assert!(in_order(&got, raw.len()), "{:?}", got);
+            proptest::prop_assert!(got.iter().all(|(c, r)| *c != E::EofInDoctype || (eof && r.start == raw.len())));
+        }
+    }
 }

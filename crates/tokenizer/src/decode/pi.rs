@@ -285,4 +285,40 @@ mod tests {
         let (_, data) = processing_instruction(&raw, None);
         assert_eq!(data.len(), 200_000 - 1);
     }
+
+    const ALPHABET: &[u8] = b"<>?-_ aZ1xmlXML$\t\r\n\0\xC3\xA9";
+
+    proptest::proptest! {
+        /// Any bytes after `<?` up to the first `>` (or the end): at most one
+        /// error; a complete instruction has none unless it is a bogus
+        /// comment, an unclosed one has `eof-in-processing-instruction`.
+        #[test]
+        fn invariants(rest in proptest::collection::vec(proptest::sample::select(ALPHABET.to_vec()), 0..30)) {
+            let mut raw = b"<?".to_vec();
+            raw.extend(rest);
+            let closed = match raw.iter().position(|&b| b == b'>') {
+                Some(gt) => {
+                    raw.truncate(gt + 1);
+                    true
+                }
+                None => false,
+            };
+            let mut got = Vec::new();
+            let mut f = |c, r| got.push((c, r));
+            let outcome = run(&raw, &mut Errors::new(Some(&mut f)));
+            match outcome {
+                Outcome::Instruction { target, data, eof } => {
+                    proptest::prop_assert_eq!(eof, !closed);
+                    proptest::prop_assert!(target.end <= data.start && data.end <= raw.len());
+                    let want: Vec<(E, Rel)> = if eof {
+                        vec![(E::EofInProcessingInstruction, Rel::new(raw.len(), raw.len()))]
+                    } else {
+                        vec![]
+                    };
+                    proptest::prop_assert_eq!(got, want);
+                }
+                Outcome::BogusComment => proptest::prop_assert_eq!(got.len(), 1),
+            }
+        }
+    }
 }

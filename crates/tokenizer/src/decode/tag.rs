@@ -899,4 +899,47 @@ mod tests {
         // Valid entity name followed by the equals sign in an unquoted attribute value.
         html5lib_entities_8: b"<h a=&not=>", Start, false => "h", [("a", "&not=")], false, [UnexpectedCharacterInUnquotedAttributeValue @ 10];
     }
+
+    /// Errors come in source order and lie inside `raw`.
+    fn in_order(got: &[(E, Rel)], len: usize) -> bool {
+        got.windows(2).all(|w| w[0].1.start <= w[1].1.start)
+            && got.iter().all(|(_, r)| r.start <= r.end && r.end <= len)
+    }
+
+    /// Bytes that matter to the tag states, plus some that do not.
+    const ALPHABET: &[u8] = b"<>/='\"`!?&#;x1aB \t\n\r\x0C\0\xC3\xA9";
+
+    proptest::proptest! {
+        /// Any bytes after `<a` or `</a`, cut by the end of the input: the
+        /// spans are in order and in bounds, the errors in source order, and
+        /// the structure does not depend on the callback.
+        #[test]
+        fn invariants(
+            is_end in proptest::bool::ANY,
+            rest in proptest::collection::vec(proptest::sample::select(ALPHABET.to_vec()), 0..40),
+        ) {
+            let mut raw = if is_end { b"</a".to_vec() } else { b"<a".to_vec() };
+            raw.extend(rest);
+            let mut got = Vec::new();
+            let t = tag(&raw, is_end, true, Some(&mut |c, r| got.push((c, r))));
+            proptest::prop_assert_eq!(&t, &tag(&raw, is_end, true, None));
+            proptest::prop_assert!(in_order(&got, raw.len()), "{:?}", got);
+            let mut end = t.name.end;
+            for a in &t.attributes {
+                proptest::prop_assert!(end <= a.name.start && a.name.start < a.name.end);
+                end = a.name.end;
+                if let Some(v) = a.value {
+                    proptest::prop_assert!(end < v.start || (end <= v.start && v.is_empty()));
+                    end = v.end;
+                }
+            }
+            proptest::prop_assert!(end <= raw.len());
+            let closed = !got.iter().any(|(c, _)| *c == E::EofInTag);
+            // A tag closed by a `>` parses the same without the bytes after it.
+            if closed {
+                let gt = (end.max(t.name.end)..raw.len()).find(|&i| raw[i] == b'>').unwrap();
+                proptest::prop_assert_eq!(&tag(&raw[..=gt], is_end, false, None), &t);
+            }
+        }
+    }
 }
