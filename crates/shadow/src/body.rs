@@ -169,7 +169,9 @@ impl Builder {
             "a" => {
                 if let Some(i) = self.fmt.last_named_after_marker("a") {
                     let id = self.fmt.element(i).expect("element").id;
-                    self.adoption_agency(s, "a", false);
+                    if !self.adoption_agency(s, "a", false) {
+                        self.any_other_end_tag_named("a", s);
+                    }
                     if let Some(p) = self.fmt.position(id) {
                         self.fmt.remove_at(p);
                     }
@@ -190,7 +192,10 @@ impl Builder {
             "nobr" => {
                 self.reconstruct_active_formatting_elements(s);
                 if self.has_in_scope("nobr") {
-                    self.adoption_agency(s, "nobr", false);
+                    // spec: the adoption agency's step 4.3 ("act as any other end tag") applies here too.
+                    if !self.adoption_agency(s, "nobr", false) {
+                        self.any_other_end_tag_named("nobr", s);
+                    }
                     self.reconstruct_active_formatting_elements(s);
                 }
                 let id = self.insert_html_element(s, t);
@@ -430,13 +435,17 @@ impl Builder {
     /// "Any other end tag" in body: close the topmost element of that name
     /// unless a special element lies above it. O(1) with the stack's indexes.
     pub(crate) fn any_other_end_tag(&mut self, t: &TagToken, s: &mut dyn EventSink) {
-        let found = self.stack.topmost(Namespace::Html, &t.name);
+        self.any_other_end_tag_named(&t.name, s);
+    }
+
+    fn any_other_end_tag_named(&mut self, name: &str, s: &mut dyn EventSink) {
+        let found = self.stack.topmost(Namespace::Html, name);
         let special = self.stack.topmost_cat(cat::SPECIAL);
         match found {
             Some(i) if special.is_none_or(|sp| i >= sp) => {
-                self.generate_implied_end_tags(s, Some(&t.name));
-                let i = self.stack.topmost(Namespace::Html, &t.name).unwrap_or(i);
-                self.pop_to(s, i, CloseCause::EndTag { span: t.span });
+                self.generate_implied_end_tags(s, Some(name));
+                let i = self.stack.topmost(Namespace::Html, name).unwrap_or(i);
+                self.pop_to(s, i, CloseCause::EndTag { span: self.span });
             }
             _ => self.ignore(s, "end tag without open element"),
         }
