@@ -466,11 +466,27 @@ impl Tokenizer {
         debug_assert_eq!(self.buf.len() as u64, end - self.token_start);
     }
 
-    /// Where pending text may be cut at the end of a chunk: before a trailing
-    /// CR (it may be the CR of a CRLF), and, where character references are
-    /// decoded, before an `&` whose reference may continue in the next chunk
-    /// (`&` followed only by ASCII alphanumerics and `#`).
+    /// Where pending text may be cut at the end of a chunk: never inside a
+    /// UTF-8 sequence (decoded views would see half a character), before a
+    /// trailing CR (it may be the CR of a CRLF), where character references
+    /// are decoded before an `&` whose reference may continue in the next
+    /// chunk (`&` followed only by ASCII alphanumerics and `#`), and in the
+    /// data state never right after a `<` (whether it is
+    /// `invalid-first-character-of-tag-name` depends on the next byte).
     fn safe_text_end(&self, chunk: &[u8], base: u64, char_refs: bool) -> u64 {
+        let end = base + chunk.len() as u64;
+        let mut cut = self.char_ref_or_cr_cut(chunk, base, char_refs);
+        if let Some(lead) = self.incomplete_utf8_start(chunk, base) {
+            cut = cut.min(lead);
+        }
+        if self.state == State::Data && cut > self.token_start && self.byte_at(chunk, base, cut - 1) == b'<' {
+            cut -= 1;
+        }
+        debug_assert!(cut <= end);
+        cut
+    }
+
+    fn char_ref_or_cr_cut(&self, chunk: &[u8], base: u64, char_refs: bool) -> u64 {
         let end = base + chunk.len() as u64;
         if self.token_start == end {
             return end;
@@ -494,6 +510,29 @@ impl Tokenizer {
         } else {
             end
         }
+    }
+
+    /// The offset of the lead byte of a UTF-8 sequence that the pending
+    /// text ends in the middle of, if any.
+    fn incomplete_utf8_start(&self, chunk: &[u8], base: u64) -> Option<u64> {
+        let end = base + chunk.len() as u64;
+        let lowest = self.token_start.max(end.saturating_sub(3));
+        let mut at = end;
+        while at > lowest {
+            at -= 1;
+            let b = self.byte_at(chunk, base, at);
+            if b & 0xC0 == 0x80 {
+                continue; // a continuation byte: look further back
+            }
+            let needed = match b {
+                0xC2..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF4 => 4,
+                _ => return None,
+            };
+            return (end - at < needed).then_some(at);
+        }
+        None
     }
 }
 

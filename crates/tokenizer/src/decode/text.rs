@@ -67,7 +67,8 @@ pub(crate) fn name<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> Cow<'a, str> 
 /// # Complexity
 /// O(`raw.len()`); borrows `raw` when nothing changes and it is valid UTF-8.
 pub(crate) fn attribute_value<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> Cow<'a, str> {
-    let rules = Rules { references: Some(ReturnState::AttributeValue), null: Null::Replaced, less_than: false };
+    let rules =
+        Rules { references: Some(ReturnState::AttributeValue), null: Null::Replaced, less_than: false, eof: false };
     decode(raw, rules, err)
 }
 
@@ -86,21 +87,23 @@ pub(crate) fn attribute_value<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> Co
 /// - [`TextMode::CdataSection`]: no references; U+0000 kept, no error.
 ///
 /// In every mode CR LF and lone CR become LF, and bytes are read as UTF-8
-/// (lossy). `eof` (whether the end of input ended the token) changes
-/// nothing: the scanner emits a text token ending in `<` or `</`, or in an
-/// unfinished character reference, only at the end of input.
+/// (lossy). `eof` says whether the end of input ended the token: a `<` as
+/// the last byte is `eof-before-tag-name` then, and otherwise (the scanner
+/// emits such a token only when the next token starts right after it, as in
+/// `<<a>`) `invalid-first-character-of-tag-name`.
 ///
 /// # Complexity
 /// O(`raw.len()`); borrows `raw` when nothing changes and it is valid UTF-8.
 pub(crate) fn text<'a>(raw: &'a [u8], mode: TextMode, eof: bool, err: Option<ErrorFn<'_>>) -> Cow<'a, str> {
-    let _ = eof;
     let rules = match mode {
-        TextMode::Data => Rules { references: Some(ReturnState::Text), null: Null::KeptWithError, less_than: true },
-        TextMode::Rcdata => Rules { references: Some(ReturnState::Text), null: Null::Replaced, less_than: false },
-        TextMode::Rawtext | TextMode::ScriptData | TextMode::Plaintext => {
-            Rules { references: None, null: Null::Replaced, less_than: false }
+        TextMode::Data => {
+            Rules { references: Some(ReturnState::Text), null: Null::KeptWithError, less_than: true, eof }
         }
-        TextMode::CdataSection => Rules { references: None, null: Null::Kept, less_than: false },
+        TextMode::Rcdata => Rules { references: Some(ReturnState::Text), null: Null::Replaced, less_than: false, eof },
+        TextMode::Rawtext | TextMode::ScriptData | TextMode::Plaintext => {
+            Rules { references: None, null: Null::Replaced, less_than: false, eof }
+        }
+        TextMode::CdataSection => Rules { references: None, null: Null::Kept, less_than: false, eof },
     };
     decode(raw, rules, err)
 }
@@ -125,6 +128,8 @@ struct Rules {
     null: Null,
     /// Whether a `<` in the text is checked for tag open state errors (data state).
     less_than: bool,
+    /// Whether the end of input ended the token.
+    eof: bool,
 }
 
 /// The shared decoding loop.
@@ -172,7 +177,7 @@ fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>) -> Cow<'a, 
                 pos = i + 1;
             }
             b'<' => {
-                tag_open_errors(raw, i, &mut err);
+                tag_open_errors(raw, i, rules.eof, &mut err);
                 pos = i + 1;
             }
             b'&' => {
@@ -219,10 +224,13 @@ fn owned<'s>(out: &'s mut Option<String>, raw: &[u8], copied: usize, upto: usize
 /// Errors of the [tag open state](https://html.spec.whatwg.org/multipage/parsing.html#tag-open-state)
 /// and [end tag open state](https://html.spec.whatwg.org/multipage/parsing.html#end-tag-open-state)
 /// for a `<` at `raw[i]` that the scanner left in a data-state text token.
-fn tag_open_errors(raw: &[u8], i: usize, err: &mut Option<ErrorFn<'_>>) {
+fn tag_open_errors(raw: &[u8], i: usize, eof: bool, err: &mut Option<ErrorFn<'_>>) {
     match raw.get(i + 1) {
         // spec (tag open state): "EOF: This is an eof-before-tag-name parse error."
-        None => report(err, ParseErrorCode::EofBeforeTagName, Rel::new(i, i + 1)),
+        None if eof => report(err, ParseErrorCode::EofBeforeTagName, Rel::new(i, i + 1)),
+        // The next token starts right after this `<` (`<<a>`): the `<` it starts with is
+        // "anything else" for this one.
+        None => report(err, ParseErrorCode::InvalidFirstCharacterOfTagName, Rel::new(i, i + 1)),
         // spec (end tag open state): "EOF: This is an eof-before-tag-name parse error."
         Some(b'/') if i + 2 == raw.len() => report(err, ParseErrorCode::EofBeforeTagName, Rel::new(i, i + 2)),
         // These start markup, an end tag, a tag or a processing instruction; the scanner does
