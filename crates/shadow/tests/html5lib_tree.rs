@@ -140,7 +140,7 @@ fn event_application() -> Result<(), Failed> {
     };
     let text = |position: P, t: &str| E::Text { position, text: t.into() };
     let doc = NodeId::DOCUMENT;
-    let skeleton = vec![
+    let skeleton = [
         el(1, "html", P::Append { parent: doc }),
         el(2, "head", P::Append { parent: NodeId(1) }),
         el(3, "body", P::Append { parent: NodeId(1) }),

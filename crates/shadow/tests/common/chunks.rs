@@ -96,7 +96,7 @@ pub fn random_lengths(len: usize, seed: u64) -> Vec<usize> {
     let mut lengths = Vec::new();
     let mut left = len;
     while left > 0 {
-        let max = if rng.next_u64() % 4 == 0 { 64 } else { 8 };
+        let max = if rng.next_u64().is_multiple_of(4) { 64 } else { 8 };
         let n = rng.one_to(max).min(left);
         lengths.push(n);
         left -= n;

@@ -179,7 +179,8 @@ pub fn check_pairing(events: &[OwnedEvent]) -> Result<(), String> {
     for (i, e) in events.iter().enumerate() {
         match e {
             OwnedEvent::ElementOpened { id, .. } => {
-                if state.insert(*id, false).is_some() {
+                let before = state.insert(*id, false);
+                if before.is_some() {
                     return Err(format!("event #{i}: {id:?} opened twice"));
                 }
             }

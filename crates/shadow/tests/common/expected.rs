@@ -32,6 +32,9 @@ impl Difference {
     }
 }
 
+/// An entry being read: header line, `case`, `mode`, `reason`.
+type Partial = (usize, Option<String>, Option<String>, Option<String>);
+
 /// Reads and checks the list.
 pub fn load() -> Vec<Difference> {
     let text = std::fs::read_to_string(PATH).unwrap_or_else(|e| panic!("cannot read {PATH}: {e}"));
@@ -41,10 +44,8 @@ pub fn load() -> Vec<Difference> {
 /// Parses the list.
 pub fn parse(text: &str) -> Result<Vec<Difference>, String> {
     let mut out: Vec<Difference> = Vec::new();
-    let mut current: Option<(usize, Option<String>, Option<String>, Option<String>)> = None;
-    let finish = |entry: Option<(usize, Option<String>, Option<String>, Option<String>)>,
-                  out: &mut Vec<Difference>|
-     -> Result<(), String> {
+    let mut current: Option<Partial> = None;
+    let finish = |entry: Option<Partial>, out: &mut Vec<Difference>| -> Result<(), String> {
         if let Some((line, case, mode, reason)) = entry {
             let case = case.ok_or_else(|| format!("line {line}: entry without `case`"))?;
             let reason = reason.ok_or_else(|| format!("line {line}: entry without `reason`"))?;
