@@ -61,7 +61,9 @@ enum State {
 /// `abrupt-doctype-{public,system}-identifier`,
 /// `missing-whitespace-between-doctype-public-and-system-identifiers`,
 /// `unexpected-character-after-doctype-system-identifier`,
-/// `unexpected-null-character`, `eof-in-doctype`.
+/// `unexpected-null-character`, `eof-in-doctype`. Spans cover the character
+/// the state was looking at, or are empty at `raw.len()` for the end of the
+/// input.
 ///
 /// # Complexity
 /// O(`raw.len()`).

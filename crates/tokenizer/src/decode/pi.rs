@@ -7,8 +7,16 @@
 //! target is skipped; the data runs to the first `>`, without a `?` directly
 //! before it. A target `xml` or `xml-stylesheet` (ASCII case-insensitive), a
 //! byte that cannot start or continue a target, turns the token into a bogus
-//! comment (see [`comment`](super::comment)); the end of the input inside the
+//! comment (see [`comment`](super::comment())); the end of the input inside the
 //! instruction drops it.
+//!
+//! Error codes, as in the Standard's table of parse errors:
+//! `invalid-first-character-of-processing-instruction-target`,
+//! `invalid-processing-instruction-target` (this crate's
+//! [`ParseErrorCode::InvalidCharacterInProcessingInstructionTarget`]),
+//! `disallowed-processing-instruction-target` and
+//! `eof-in-processing-instruction`. The data state has no U+0000 case: NUL
+//! stays in the data, without an error.
 //!
 //! [processing instruction states]: https://html.spec.whatwg.org/multipage/parsing.html#processing-instruction-open-state
 
@@ -166,8 +174,9 @@ pub(super) fn run(raw: &[u8], errs: &mut Errors<'_>) -> Outcome {
 /// comment instead, the error is reported and both strings are empty.
 ///
 /// # Errors
-/// `eof-in-processing-instruction` (and, for input that is not a processing
-/// instruction, the error that makes it a bogus comment).
+/// `eof-in-processing-instruction`, with the empty span at `raw.len()` (and,
+/// for input that is not a processing instruction, the error that makes it a
+/// bogus comment, at the character that does).
 ///
 /// # Complexity
 /// O(`raw.len()`).

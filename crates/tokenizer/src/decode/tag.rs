@@ -184,7 +184,11 @@ impl<'a> Parser<'a, '_> {
 /// `duplicate-attribute` (names compared decoded), `end-tag-with-attributes`,
 /// `end-tag-with-trailing-solidus`, the character reference errors inside
 /// values, and `eof-in-tag`, in source order. Without a callback, names and
-/// values are not decoded at all.
+/// values are not decoded at all. Spans are relative to `raw` and cover the
+/// character the state was looking at (`duplicate-attribute`: the character
+/// that ends the name; `end-tag-with-*`: the closing `>`), or are empty at
+/// `raw.len()` for `eof-in-tag`; errors inside names and values have the
+/// decoders' spans.
 ///
 /// # Complexity
 /// O(`raw.len()`) expected (duplicate names go through a hash set).
