@@ -233,6 +233,9 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
     for e in errors {
         problems.push(format!("event not applicable (whole input): {e}"));
     }
+    if let Err(e) = drive::check_spans(&case.data, &whole.events) {
+        problems.push(format!("spans in events do not point at their tags (whole input): {e}"));
+    }
     if let Err(e) = drive::check_pairing(&whole.events) {
         problems.push(format!("opened/closed events do not pair up (whole input): {e}"));
     }

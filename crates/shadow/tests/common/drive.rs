@@ -196,3 +196,44 @@ pub fn check_pairing(events: &[OwnedEvent]) -> Result<(), String> {
     open.sort();
     if open.is_empty() { Ok(()) } else { Err(format!("never closed: {open:?}")) }
 }
+
+/// The spans the layers above will cut the input at: an element from a start tag points at
+/// `<name …>` (its name, ASCII case-insensitively, or `image` for `img`), an element closed by
+/// its end tag at `</…>`.
+pub fn check_spans(input: &[u8], events: &[OwnedEvent]) -> Result<(), String> {
+    let slice = |span: htrewrite_tokenizer::Span| -> Result<&[u8], String> {
+        input.get(span.start as usize..span.end as usize).ok_or_else(|| format!("span {span:?} outside the input"))
+    };
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            OwnedEvent::ElementOpened { name, origin: htrewrite_shadow::Origin::StartTag { span }, .. } => {
+                let raw = slice(*span)?;
+                let tag: Vec<u8> = raw
+                    .iter()
+                    .skip(1)
+                    .take_while(|b| !matches!(b, b'\t' | b'\n' | b'\x0c' | b' ' | b'/' | b'>'))
+                    .map(u8::to_ascii_lowercase)
+                    .collect();
+                let lower = name.to_ascii_lowercase();
+                let named = tag == lower.as_bytes() || (lower == "img" && tag == b"image");
+                if !raw.starts_with(b"<") || raw.starts_with(b"</") || !raw.ends_with(b">") || !named {
+                    return Err(format!(
+                        "event #{i}: <{name}> from start tag at {span:?}, which is {:?}",
+                        String::from_utf8_lossy(raw)
+                    ));
+                }
+            }
+            OwnedEvent::ElementClosed { id, cause: CloseCause::EndTag { span } } => {
+                let raw = slice(*span)?;
+                if !raw.starts_with(b"</") || !raw.ends_with(b">") {
+                    return Err(format!(
+                        "event #{i}: {id:?} closed by its end tag at {span:?}, which is {:?}",
+                        String::from_utf8_lossy(raw)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
