@@ -705,4 +705,132 @@ mod tests {
             proptest::prop_assert!(got.iter().filter(|(c, _)| *c == E::EofInComment).count() <= 1);
         }
     }
+
+    /// The comment states appending to a `String` one character at a time,
+    /// exactly as written in the Standard (input: already-decoded characters
+    /// after `<!--`, no CR), for comparison with the `data_end` bookkeeping.
+    fn naive_regular(input: &str) -> String {
+        let chars: Vec<char> = input.chars().collect();
+        let mut data = String::new();
+        let mut state = State::CommentStart;
+        let mut i = 0;
+        loop {
+            let c = chars.get(i).copied();
+            match state {
+                State::CommentStart => match c {
+                    Some('-') => state = State::CommentStartDash,
+                    Some('>') => return data,
+                    _ => {
+                        state = State::Comment;
+                        continue;
+                    }
+                },
+                State::CommentStartDash => match c {
+                    Some('-') => state = State::CommentEnd,
+                    Some('>') | None => return data,
+                    Some(_) => {
+                        data.push('-');
+                        state = State::Comment;
+                        continue;
+                    }
+                },
+                State::Comment => match c {
+                    Some('<') => {
+                        data.push('<');
+                        state = State::CommentLessThanSign;
+                    }
+                    Some('-') => state = State::CommentEndDash,
+                    Some('\0') => data.push('\u{FFFD}'),
+                    None => return data,
+                    Some(c) => data.push(c),
+                },
+                State::CommentLessThanSign => match c {
+                    Some('!') => {
+                        data.push('!');
+                        state = State::CommentLessThanSignBang;
+                    }
+                    Some('<') => data.push('<'),
+                    _ => {
+                        state = State::Comment;
+                        continue;
+                    }
+                },
+                State::CommentLessThanSignBang => match c {
+                    Some('-') => state = State::CommentLessThanSignBangDash,
+                    _ => {
+                        state = State::Comment;
+                        continue;
+                    }
+                },
+                State::CommentLessThanSignBangDash => match c {
+                    Some('-') => state = State::CommentLessThanSignBangDashDash,
+                    _ => {
+                        state = State::CommentEndDash;
+                        continue;
+                    }
+                },
+                State::CommentLessThanSignBangDashDash => {
+                    state = State::CommentEnd;
+                    continue;
+                }
+                State::CommentEndDash => match c {
+                    Some('-') => state = State::CommentEnd,
+                    None => return data,
+                    Some(_) => {
+                        data.push('-');
+                        state = State::Comment;
+                        continue;
+                    }
+                },
+                State::CommentEnd => match c {
+                    Some('>') | None => return data,
+                    Some('!') => state = State::CommentEndBang,
+                    Some('-') => data.push('-'),
+                    Some(_) => {
+                        data.push_str("--");
+                        state = State::Comment;
+                        continue;
+                    }
+                },
+                State::CommentEndBang => match c {
+                    Some('-') => {
+                        data.push_str("--!");
+                        state = State::CommentEndDash;
+                    }
+                    Some('>') | None => return data,
+                    Some(_) => {
+                        data.push_str("--!");
+                        state = State::Comment;
+                        continue;
+                    }
+                },
+            }
+            i += 1;
+        }
+    }
+
+    proptest::proptest! {
+        /// The regular comment's data equals the naive transcription's, for
+        /// any text after `<!--` (cut at the end of the input).
+        #[test]
+        fn regular_matches_naive(rest in proptest::collection::vec(proptest::sample::select(vec!['<', '>', '!', '-', 'a', '\0', 'é']), 0..40)) {
+            let text: String = rest.into_iter().collect();
+            let raw = format!("<!--{text}");
+            // The comment ends at its closing `>`: find it with the naive
+            // states' own reading, by trying each prefix that ends with `>`.
+            let closed = (5..=raw.len())
+                .filter(|&k| raw.as_bytes()[k - 1] == b'>')
+                .find(|&k| {
+                    let mut eof_error = false;
+                    comment(&raw.as_bytes()[..k], CommentKind::Regular, true, Some(&mut |c, _| eof_error |= c == E::EofInComment));
+                    !eof_error
+                });
+            let (raw, eof) = match closed {
+                Some(k) => (&raw.as_bytes()[..k], false),
+                None => (raw.as_bytes(), true),
+            };
+            let text = std::str::from_utf8(&raw[4..]).unwrap();
+            proptest::prop_assert_eq!(comment(raw, CommentKind::Regular, eof, None), naive_regular(text));
+        }
+    }
 }
