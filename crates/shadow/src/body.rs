@@ -173,7 +173,7 @@ impl Builder {
                         self.any_other_end_tag_named("a", s);
                     }
                     if let Some(p) = self.fmt.position(id) {
-                        self.fmt.remove_at(p);
+                        self.fmt.kill(p);
                     }
                     if let Some(p) = self.stack.position(id) {
                         let e = self.stack.remove_at(p);

@@ -384,21 +384,23 @@ impl Builder {
         if n == 0 {
             return;
         }
+        // `Some(true)`: a marker or an open element; `Some(false)`: an element to reopen; `None`: a tombstone.
         let open = |b: &Builder, i: usize| match b.fmt.get(i) {
-            Entry::Marker => true,
-            Entry::Element(f) => b.stack.position(f.id).is_some(),
+            Entry::Marker => Some(true),
+            Entry::Element(f) => Some(b.stack.position(f.id).is_some()),
+            Entry::Dead => None,
         };
-        if open(self, n - 1) {
+        if open(self, n - 1) != Some(false) {
             return;
         }
         // spec: "Rewind" while the entry before is neither a marker nor open.
         let mut i = n - 1;
-        while i > 0 && !open(self, i - 1) {
+        while i > 0 && open(self, i - 1) != Some(true) {
             i -= 1;
         }
         // spec: "Advance" / "Create".
         for j in i..n {
-            let f = self.fmt.element(j).expect("not a marker").clone();
+            let Some(f) = self.fmt.element(j).cloned() else { continue };
             let position = self.appropriate_place(None);
             let origin = Origin::ReconstructedFormatting { clone_of: f.id };
             let id = self.insert_at(s, &f.name, Namespace::Html, &f.attrs, origin, position, false);
@@ -429,7 +431,7 @@ impl Builder {
             let Some(fe_list) = self.fmt.last_named_after_marker(subject) else { return false };
             let fe = self.fmt.element(fe_list).expect("element").clone();
             let Some(fe_idx) = self.stack.position(fe.id) else {
-                self.fmt.remove_at(fe_list);
+                self.fmt.kill(fe_list);
                 return true;
             };
             if !self.stack.position_in_scope(fe_idx, cat::SCOPE) {
@@ -445,7 +447,7 @@ impl Builder {
                 }
                 self.pop(s, cause);
                 if let Some(p) = self.fmt.position(fe.id) {
-                    self.fmt.remove_at(p);
+                    self.fmt.kill(p);
                 }
                 return true;
             };
@@ -470,7 +472,7 @@ impl Builder {
                 let mut in_list = self.fmt.position(node.id);
                 if inner > 3 {
                     if let Some(p) = in_list {
-                        self.fmt.remove_at(p);
+                        self.fmt.kill(p);
                         in_list = None;
                     }
                 }
@@ -533,13 +535,17 @@ impl Builder {
             s.event(Event::ChildrenMoved { from: fb_id, to: id });
             s.event(Event::NodeMoved { id, to: Position::Append { parent: fb_id } });
             // spec: the list: remove the formatting element, insert the new one at the bookmark.
-            let at = match bookmark {
-                None => self.fmt.position(fe.id).expect("formatting element in list"),
-                Some(b) => self.fmt.position(b).expect("bookmark in list") + 1,
-            };
-            self.fmt.insert_at(at, Entry::Element(FormattingElement::new(id, &fe.name, fe.attrs.clone(), fe.span)));
-            if let Some(p) = self.fmt.position(fe.id) {
-                self.fmt.remove_at(p);
+            let fe_pos = self.fmt.position(fe.id).expect("formatting element in list");
+            match bookmark {
+                // The new element takes the formatting element's place: same token, new id.
+                None => self.fmt.set_id(fe_pos, id),
+                Some(b) => {
+                    let at = self.fmt.position(b).expect("bookmark in list") + 1;
+                    let new = FormattingElement::new(id, &fe.name, fe.attrs.clone(), fe.span);
+                    self.fmt.insert_at(at, Entry::Element(new));
+                    let fe_pos = self.fmt.position(fe.id).expect("formatting element in list");
+                    self.fmt.kill(fe_pos);
+                }
             }
             // spec: the stack: remove the formatting element, insert the new one just below the furthest block.
             s.event(Event::ElementClosed { id: fe.id, cause: CloseCause::AdoptionAgency { by } });
@@ -575,38 +581,34 @@ impl Builder {
     /// (no `select` step since the 2025 relaxed `<select>` parsing).
     pub(crate) fn reset_insertion_mode(&mut self) {
         use InsertionMode as M;
-        for i in (0..self.stack.len()).rev() {
-            let last = i == 0;
-            let (ns, name) = match (&self.context, last) {
-                (Some(c), true) => (c.ns, &*c.name),
-                _ => (self.stack.get(i).ns, self.stack.get(i).name()),
-            };
-            if ns == Namespace::Html {
-                let m = match name {
-                    "td" | "th" if !last => Some(M::InCell),
-                    "tr" => Some(M::InRow),
-                    "tbody" | "thead" | "tfoot" => Some(M::InTableBody),
-                    "caption" => Some(M::InCaption),
-                    "colgroup" => Some(M::InColumnGroup),
-                    "table" => Some(M::InTable),
-                    "template" => Some(*self.template_modes.last().unwrap_or(&M::InTemplate)),
-                    "head" if !last => Some(M::InHead),
-                    "body" => Some(M::InBody),
-                    "frameset" => Some(M::InFrameset),
-                    "html" => Some(if self.head.is_none() { M::BeforeHead } else { M::AfterHead }),
-                    _ => None,
-                };
-                if let Some(m) = m {
-                    self.mode = m;
-                    return;
-                }
+        // The walk from the current node down stops only at the elements of
+        // `cat::RESET` (or at the bottom): jump to the topmost of them.
+        let i = self.stack.topmost_cat(cat::RESET).unwrap_or(0);
+        let last = i == 0;
+        let (ns, name) = match (&self.context, last) {
+            (Some(c), true) => (c.ns, &*c.name),
+            _ if self.stack.is_empty() => (Namespace::Html, "html"),
+            _ => (self.stack.get(i).ns, self.stack.get(i).name()),
+        };
+        let m = if ns != Namespace::Html {
+            None
+        } else {
+            match name {
+                "td" | "th" if !last => Some(M::InCell),
+                "tr" => Some(M::InRow),
+                "tbody" | "thead" | "tfoot" => Some(M::InTableBody),
+                "caption" => Some(M::InCaption),
+                "colgroup" => Some(M::InColumnGroup),
+                "table" => Some(M::InTable),
+                "template" => Some(*self.template_modes.last().unwrap_or(&M::InTemplate)),
+                "head" if !last => Some(M::InHead),
+                "body" => Some(M::InBody),
+                "frameset" => Some(M::InFrameset),
+                "html" => Some(if self.head.is_none() { M::BeforeHead } else { M::AfterHead }),
+                _ => None,
             }
-            if last {
-                self.mode = M::InBody;
-                return;
-            }
-        }
-        self.mode = M::InBody;
+        };
+        self.mode = m.unwrap_or(M::InBody);
     }
 
     /// [Stop parsing](https://html.spec.whatwg.org/multipage/parsing.html#stop-parsing): pops everything.

@@ -19,11 +19,14 @@ pub(crate) struct FormattingElement {
     sig: u64,
 }
 
-/// An entry: a formatting element or a marker.
+/// An entry: a formatting element or a marker (or the tombstone of a
+/// removed element, skipped by everything; removal in the middle is O(1)
+/// that way, and tombstones are compacted away in amortized O(1)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Entry {
     Marker,
     Element(FormattingElement),
+    Dead,
 }
 
 /// The list with its indexes.
@@ -34,6 +37,7 @@ pub(crate) struct FormattingList {
     by_name: HashMap<Box<str>, Vec<u32>>,
     by_sig: HashMap<u64, Vec<u32>>,
     pos_of: HashMap<NodeId, u32>,
+    dead: usize,
 }
 
 /// Hash of the name and the attributes as a set (order does not matter).
@@ -85,6 +89,7 @@ impl FormattingList {
     fn push_entry(&mut self, e: Entry) {
         let i = self.entries.len() as u32;
         match &e {
+            Entry::Dead => self.dead += 1,
             Entry::Marker => self.markers.push(i),
             Entry::Element(f) => {
                 self.by_name.entry(f.name.clone()).or_default().push(i);
@@ -98,6 +103,7 @@ impl FormattingList {
     fn pop_entry(&mut self) -> Option<Entry> {
         let e = self.entries.pop()?;
         match &e {
+            Entry::Dead => self.dead -= 1,
             Entry::Marker => {
                 self.markers.pop();
             }
@@ -120,17 +126,50 @@ impl FormattingList {
         Some(e)
     }
 
-    /// Removes the entry at `i`, keeping the indexes right.
-    pub(crate) fn remove_at(&mut self, i: usize) -> Entry {
-        let mut tail = Vec::with_capacity(self.entries.len() - i);
-        while self.entries.len() > i + 1 {
-            tail.push(self.pop_entry().expect("non-empty"));
+    /// Removes the element at `i` in O(1) amortized, leaving a tombstone.
+    pub(crate) fn kill(&mut self, i: usize) {
+        let Entry::Element(f) = std::mem::replace(&mut self.entries[i], Entry::Dead) else {
+            return;
+        };
+        self.dead += 1;
+        let unindex = |v: &mut Vec<u32>| {
+            if let Ok(k) = v.binary_search(&(i as u32)) {
+                v.remove(k);
+            }
+        };
+        if let Some(v) = self.by_name.get_mut(&f.name) {
+            unindex(v);
+            if v.is_empty() {
+                self.by_name.remove(&f.name);
+            }
         }
-        let removed = self.pop_entry().expect("index in range");
-        while let Some(e) = tail.pop() {
-            self.push_entry(e);
+        if let Some(v) = self.by_sig.get_mut(&f.sig) {
+            unindex(v);
+            if v.is_empty() {
+                self.by_sig.remove(&f.sig);
+            }
         }
-        removed
+        self.pos_of.remove(&f.id);
+        // Keep the invariant: the last entry is never a tombstone.
+        while self.entries.last() == Some(&Entry::Dead) {
+            self.pop_entry();
+        }
+    }
+
+    /// Drops the tombstones when they are the majority (amortized O(1)).
+    fn compact(&mut self) {
+        if self.dead < 64 || self.dead * 2 < self.entries.len() {
+            return;
+        }
+        let mut all = Vec::with_capacity(self.entries.len());
+        while let Some(e) = self.pop_entry() {
+            all.push(e);
+        }
+        while let Some(e) = all.pop() {
+            if e != Entry::Dead {
+                self.push_entry(e);
+            }
+        }
     }
 
     /// Inserts at `i`.
@@ -165,8 +204,9 @@ impl FormattingList {
         }
         if same.len() >= 3 {
             let earliest = *same.last().expect("three");
-            self.remove_at(earliest);
+            self.kill(earliest);
         }
+        self.compact();
         self.push_entry(Entry::Element(f));
     }
 
@@ -203,7 +243,7 @@ impl FormattingList {
     pub(crate) fn element(&self, i: usize) -> Option<&FormattingElement> {
         match &self.entries[i] {
             Entry::Element(f) => Some(f),
-            Entry::Marker => None,
+            Entry::Marker | Entry::Dead => None,
         }
     }
 }

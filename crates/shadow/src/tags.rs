@@ -19,12 +19,15 @@ pub(crate) mod cat {
     pub const HTML: u16 = 1 << 5;
     /// Special, but not `address`, `div` or `p` (the `<li>`/`<dd>` loops stop there).
     pub const SPECIAL_NOT_ADP: u16 = 1 << 6;
+    /// An HTML element that [resetting the insertion mode](https://html.spec.whatwg.org/multipage/parsing.html#reset-the-insertion-mode-appropriately)
+    /// stops at (`td`, `tr`, `table`, `body`, `html`, …).
+    pub const RESET: u16 = 1 << 7;
     /// An [HTML integration point](https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point).
-    pub const HTML_INTEGRATION_POINT: u16 = 1 << 7;
+    pub const HTML_INTEGRATION_POINT: u16 = 1 << 8;
     /// A [MathML text integration point](https://html.spec.whatwg.org/multipage/parsing.html#mathml-text-integration-point).
-    pub const MATHML_TEXT_INTEGRATION_POINT: u16 = 1 << 8;
+    pub const MATHML_TEXT_INTEGRATION_POINT: u16 = 1 << 9;
     /// The number of category bits that get an index of the stack.
-    pub const INDEXED: usize = 7;
+    pub const INDEXED: usize = 8;
 }
 
 /// The category bits of an element (`annotation_xml_html`: an `annotation-xml`
@@ -43,6 +46,24 @@ pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 
             }
             if name == "button" {
                 c |= cat::BUTTON_SCOPE;
+            }
+            if matches!(
+                name,
+                "td" | "th"
+                    | "tr"
+                    | "tbody"
+                    | "thead"
+                    | "tfoot"
+                    | "caption"
+                    | "colgroup"
+                    | "table"
+                    | "template"
+                    | "head"
+                    | "body"
+                    | "frameset"
+                    | "html"
+            ) {
+                c |= cat::RESET;
             }
             if matches!(name, "html" | "table" | "template") {
                 c |= cat::TABLE_SCOPE;
