@@ -7,6 +7,10 @@
 //! bytes), and in 3 seeded random splittings. One trial per case and scripting mode (`<noscript>` is RAWTEXT only with
 //! scripting on), named like `tests1.dat#012 [script-on]`; fragment cases start the tokenizer in
 //! the context element's text mode.
+//!
+//! The vendored real pages (`tests/data/corpus/**/*.html`, trials `corpus/<path>`) go the same
+//! way, and there the shadow's events must also be the same for every chunking (adjacent `Text`
+//! events merged), pair up (each element opened is closed once) and apply to the test DOM.
 
 mod common;
 
@@ -29,7 +33,77 @@ fn main() {
             trials.push(Trial::test(name.clone(), move || check(&name, &case, scripting)));
         }
     }
+    for (name, bytes) in corpus() {
+        let bytes = Arc::new(bytes);
+        trials.push(Trial::test(name.clone(), move || check_page(&name, &bytes)));
+    }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// The vendored real pages, `tests/data/corpus/**/*.html`, as `corpus/<path>`.
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus"));
+    let mut pages = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display())) {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "html") {
+                let rel = path.strip_prefix(root).expect("under the corpus").to_string_lossy().replace('\\', "/");
+                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+                pages.push((format!("corpus/{rel}"), bytes));
+            }
+        }
+    }
+    pages.sort();
+    assert!(!pages.is_empty(), "no pages under {}", root.display());
+    pages
+}
+
+/// A real page: lossless, and the shadow's events do not depend on the chunking (once adjacent
+/// `Text` events are merged), pair up, and apply to the test DOM.
+fn check_page(name: &str, page: &[u8]) -> Result<(), Failed> {
+    let mut problems = Vec::new();
+    let mut whole_events = None;
+    for chunking in chunks::chunkings(name, page.len()) {
+        let run = match catch_unwind(AssertUnwindSafe(|| drive::run(page, &chunking, None, true))) {
+            Ok(run) => run,
+            Err(_) => {
+                problems.push(format!("panicked when fed {}", chunking.name));
+                continue;
+            }
+        };
+        if run.raw != page {
+            let at = run.raw.iter().zip(page).position(|(a, b)| a != b).unwrap_or(run.raw.len().min(page.len()));
+            problems.push(format!("fed {}: raw bytes differ from byte {at} on", chunking.name));
+        }
+        let events = drive::canonical(&run.events);
+        match &whole_events {
+            None => {
+                if let Err(e) = drive::check_pairing(&run.events) {
+                    problems.push(format!("opened/closed events do not pair up: {e}"));
+                }
+                let tree = common::tree::Tree::build(&run.events);
+                if let Some(e) = tree.errors.first() {
+                    problems.push(format!("{} events not applicable, first: {e}", tree.errors.len()));
+                }
+                whole_events = Some(events);
+            }
+            Some(whole) if *whole != events => {
+                let i = events.iter().zip(whole).position(|(a, b)| a != b).unwrap_or(events.len().min(whole.len()));
+                problems.push(format!(
+                    "events differ when fed {}: first difference at event #{i}:\n  whole:   {:?}\n  chunked: {:?}",
+                    chunking.name,
+                    whole.get(i),
+                    events.get(i)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(format!("{name}:\n{}", problems.join("\n")).into()) }
 }
 
 fn check(name: &str, case: &Case, scripting: bool) -> Result<(), Failed> {
