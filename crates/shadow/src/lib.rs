@@ -46,6 +46,9 @@ mod table;
 mod tags;
 mod token;
 
+#[cfg(test)]
+mod tests;
+
 pub use event::{
     AttrNamespace, CloseCause, Event, EventSink, Namespace, NoEvents, NodeId, Origin, OwnedEvent, Position, QuirksMode,
     ShadowAttr,

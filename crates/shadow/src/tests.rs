@@ -1,0 +1,415 @@
+//! Unit tests: the classic pitfalls as a data table (the stack of open
+//! elements after each start tag), feedback, events, and linear time on
+//! adversarial inputs.
+
+use std::time::{Duration, Instant};
+
+use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink, Tokenizer};
+
+use crate::{
+    CloseCause, Event, Namespace, NoEvents, OwnedEvent, Position, Shadow, ShadowAttr, ShadowOptions, ShadowSink,
+    TagToken, TreeToken,
+};
+
+fn stack_string(shadow: &Shadow) -> String {
+    let names: Vec<String> = shadow
+        .open_elements()
+        .iter()
+        .map(|e| match e.ns() {
+            Namespace::Html => e.name().to_owned(),
+            Namespace::Svg => format!("svg:{}", e.name()),
+            Namespace::MathMl => format!("math:{}", e.name()),
+        })
+        .collect();
+    names.join(" ")
+}
+
+/// Records the stack after each start tag and the feedback after each token.
+struct Tap {
+    inner: ShadowSink<Vec<OwnedEvent>>,
+    stacks: Vec<String>,
+    modes: Vec<(String, TextMode)>,
+}
+
+impl crate::EventSink for Vec<OwnedEvent> {
+    fn event(&mut self, e: Event<'_>) {
+        self.push(OwnedEvent::from(&e));
+    }
+}
+
+impl TokenSink for Tap {
+    fn token(&mut self, token: &Token<'_>) -> Feedback {
+        let f = self.inner.token(token);
+        if token.kind() == TokenKind::StartTag {
+            self.stacks.push(stack_string(self.inner.shadow()));
+            self.modes.push((token.tag_name().into_owned(), f.text_mode));
+        }
+        f
+    }
+}
+
+fn run(html: &str, scripting: bool) -> Tap {
+    let shadow = Shadow::new(ShadowOptions { scripting, ..ShadowOptions::default() });
+    let mut tap = Tap { inner: ShadowSink::new(shadow, Vec::new()), stacks: Vec::new(), modes: Vec::new() };
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(html.as_bytes(), &mut tap);
+    tokenizer.finish(&mut tap);
+    tap.inner.finish();
+    tap
+}
+
+/// (name, input, scripting, the stack of open elements after each start tag).
+const PITFALLS: &[(&str, &str, bool, &[&str])] = &[
+    ("p-closed-by-div", "<p>a<div>b", true, &["html body p", "html body div"]),
+    ("p-closed-by-table-no-quirks", "<!doctype html><p><table>", true, &["html body p", "html body table"]),
+    ("p-not-closed-by-table-in-quirks", "<p><table>", true, &["html body p", "html body p table"]),
+    ("p-closed-by-heading", "<p><h1>", true, &["html body p", "html body h1"]),
+    ("heading-closes-heading", "<h1><h2>", true, &["html body h1", "html body h2"]),
+    ("heading-end-tag-closes-any-heading", "<h1>a</h2><p>", true, &["html body h1", "html body p"]),
+    ("li-implies-li", "<ul><li>a<li>b", true, &["html body ul", "html body ul li", "html body ul li"]),
+    ("li-through-div", "<li><div><li>", true, &["html body li", "html body li div", "html body li"]),
+    ("li-stops-at-special", "<li><p><li>", true, &["html body li", "html body li p", "html body li"]),
+    ("nested-list-li", "<li><ul><li>", true, &["html body li", "html body li ul", "html body li ul li"]),
+    ("dd-dt", "<dl><dt>a<dd>b<dt>c", true, &["html body dl", "html body dl dt", "html body dl dd", "html body dl dt"]),
+    ("stray-p-end-tag", "</p><b>", true, &["html body b"]),
+    ("br-end-tag-is-br", "<div></br><i>", true, &["html body div", "html body div i"]),
+    ("nested-a", "<a><a>", true, &["html body a", "html body a"]),
+    ("a-in-p-adoption", "<a><p>X<a>", true, &["html body a", "html body a p", "html body p a"]),
+    ("nobr-in-nobr", "<nobr>a<nobr>", true, &["html body nobr", "html body nobr"]),
+    ("adoption-b-p", "<b><p>x</b><i>", true, &["html body b", "html body b p", "html body p i"]),
+    (
+        "noahs-ark",
+        "<b><b><b><b><p>x",
+        true,
+        &["html body b", "html body b b", "html body b b b", "html body b b b b", "html body b b b b p"],
+    ),
+    ("table-implies-tbody-tr", "<table><td>", true, &["html body table", "html body table tbody tr td"]),
+    ("table-col-implies-colgroup", "<table><col>", true, &["html body table", "html body table colgroup"]),
+    ("table-text-foster-parented", "<table>x<tr>", true, &["html body table", "html body table tbody tr"]),
+    ("table-div-foster-parented", "<table><div>", true, &["html body table", "html body table div"]),
+    (
+        "input-hidden-in-table",
+        "<table><input type=hidden><tr>",
+        true,
+        &["html body table", "html body table", "html body table tbody tr"],
+    ),
+    ("table-in-table-closes", "<table><table>", true, &["html body table", "html body table"]),
+    (
+        "cell-closes-cell",
+        "<table><tr><td><td>",
+        true,
+        &["html body table", "html body table tbody tr", "html body table tbody tr td", "html body table tbody tr td"],
+    ),
+    (
+        "caption",
+        "<table><caption><tr>",
+        true,
+        &["html body table", "html body table caption", "html body table tbody tr"],
+    ),
+    (
+        "template-contents",
+        "<template><tr><td>",
+        true,
+        &["html head template", "html head template tr", "html head template tr td"],
+    ),
+    ("form-pointer", "<form><form><p>", true, &["html body form", "html body form", "html body form p"]),
+    ("image-is-img", "<image><p>", true, &["html body", "html body p"]),
+    ("frameset-after-p-replaces-body", "<p><frameset>", true, &["html body p", "html frameset"]),
+    ("frameset-after-div-text-ignored", "<div>x<frameset>", true, &["html body div", "html body div"]),
+    ("frameset-replaces-body", "<frameset><frame>", true, &["html frameset", "html frameset"]),
+    ("noscript-scripting-on", "<noscript><p>", true, &["html head noscript"]),
+    ("noscript-scripting-off", "<noscript><p>", false, &["html head noscript", "html body p"]),
+    (
+        "noscript-in-body-off",
+        "<body><noscript><p>",
+        false,
+        &["html body", "html body noscript", "html body noscript p"],
+    ),
+    (
+        "svg-title-is-integration-point",
+        "<svg><title><p>",
+        true,
+        &["html body svg:svg", "html body svg:svg svg:title", "html body svg:svg svg:title p"],
+    ),
+    ("svg-breakout", "<svg><g><p>", true, &["html body svg:svg", "html body svg:svg svg:g", "html body p"]),
+    (
+        "svg-tag-case",
+        "<svg><foreignobject><div>",
+        true,
+        &["html body svg:svg", "html body svg:svg svg:foreignObject", "html body svg:svg svg:foreignObject div"],
+    ),
+    (
+        "math-mi-style",
+        "<math><mi><style>",
+        true,
+        &["html body math:math", "html body math:math math:mi", "html body math:math math:mi style"],
+    ),
+    ("font-color-breaks-out", "<svg><font color=red>", true, &["html body svg:svg", "html body font"]),
+    ("font-plain-stays", "<svg><font>", true, &["html body svg:svg", "html body svg:svg svg:font"]),
+    (
+        "annotation-xml-html",
+        "<math><annotation-xml encoding=text/html><div>",
+        true,
+        &[
+            "html body math:math",
+            "html body math:math math:annotation-xml",
+            "html body math:math math:annotation-xml div",
+        ],
+    ),
+    (
+        "annotation-xml-plain",
+        "<math><annotation-xml><div>",
+        true,
+        &["html body math:math", "html body math:math math:annotation-xml", "html body div"],
+    ),
+    (
+        "select-keeps-content",
+        "<select><div><option>",
+        true,
+        &["html body select", "html body select div", "html body select div option"],
+    ),
+    ("select-in-select-closes", "<select><select><p>", true, &["html body select", "html body", "html body p"]),
+    ("select-input-closes", "<select><input><p>", true, &["html body select", "html body", "html body p"]),
+    (
+        "select-option-implies-option",
+        "<select><option><option>",
+        true,
+        &["html body select", "html body select option", "html body select option"],
+    ),
+    (
+        "select-optgroup-closes-option",
+        "<select><option><optgroup>",
+        true,
+        &["html body select", "html body select option", "html body select optgroup"],
+    ),
+    (
+        "select-hr",
+        "<select><option><hr><p>",
+        true,
+        &["html body select", "html body select option", "html body select", "html body select p"],
+    ),
+    ("select-style", "<select><style>", true, &["html body select", "html body select style"]),
+    ("select-plaintext", "<select><plaintext><p>", true, &["html body select", "html body select plaintext"]),
+    ("head-elements-after-head", "<head></head><meta><p>", true, &["html head", "html", "html body p"]),
+    ("button-in-button", "<button><button>", true, &["html body button", "html body button"]),
+    (
+        "ruby",
+        "<ruby><rb><rt><rp>",
+        true,
+        &["html body ruby", "html body ruby rb", "html body ruby rt", "html body ruby rp"],
+    ),
+    ("textarea", "<textarea><p>", true, &["html body textarea"]),
+    ("body-attrs-merge", "<body a=1><body b=2><p>", true, &["html body", "html body", "html body p"]),
+];
+
+#[test]
+fn pitfalls() {
+    let mut failures = Vec::new();
+    for &(name, html, scripting, expected) in PITFALLS {
+        let tap = run(html, scripting);
+        if tap.stacks != expected {
+            failures.push(format!("{name}: {html:?}\n  expected {expected:?}\n  got      {:?}", tap.stacks));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} pitfalls failed:\n{}", failures.len(), PITFALLS.len(), failures.join("\n"));
+}
+
+/// (input, scripting, the text mode fed back after each start tag).
+const TEXT_MODES: &[(&str, bool, &[TextMode])] = &[
+    ("<style>", true, &[TextMode::Rawtext]),
+    ("<frameset><style>", true, &[TextMode::Data, TextMode::Data]),
+    ("<noscript>", true, &[TextMode::Rawtext]),
+    ("<noscript>", false, &[TextMode::Data]),
+    ("<svg><style>", true, &[TextMode::Data, TextMode::Data]),
+    ("<svg><title><style>", true, &[TextMode::Data, TextMode::Data, TextMode::Rawtext]),
+    ("<select><style>", true, &[TextMode::Data, TextMode::Rawtext]),
+    ("<select><plaintext>", true, &[TextMode::Data, TextMode::Plaintext]),
+    ("<title>", true, &[TextMode::Rcdata]),
+    ("<textarea>", true, &[TextMode::Rcdata]),
+    ("<script>", true, &[TextMode::ScriptData]),
+    ("<xmp>", true, &[TextMode::Rawtext]),
+    ("<body><iframe>", true, &[TextMode::Data, TextMode::Rawtext]),
+];
+
+#[test]
+fn text_modes() {
+    for &(html, scripting, expected) in TEXT_MODES {
+        let tap = run(html, scripting);
+        let got: Vec<TextMode> = tap.modes.iter().map(|m| m.1).collect();
+        assert_eq!(got, expected, "{html:?} scripting={scripting}");
+    }
+}
+
+#[test]
+fn cdata_allowed_in_foreign_content() {
+    let mut shadow = Shadow::new(ShadowOptions::default());
+    let svg = TagToken::new("svg", vec![]);
+    let f = shadow.process_tree_token(TreeToken::StartTag(&svg), Span::default(), &mut NoEvents);
+    assert!(f.cdata_allowed);
+    let end = TagToken::new("svg", vec![]);
+    let f = shadow.process_tree_token(TreeToken::EndTag(&end), Span::default(), &mut NoEvents);
+    assert!(!f.cdata_allowed);
+}
+
+#[test]
+fn pre_drops_leading_newline() {
+    let tap = run("<pre>\nx</pre>", true);
+    let (_, events) = tap.inner.into_parts();
+    let texts: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            OwnedEvent::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts, ["x"]);
+}
+
+#[test]
+fn foster_parenting_inserts_before_table() {
+    let tap = run("<table>x</table>", true);
+    let (_, events) = tap.inner.into_parts();
+    let table = events
+        .iter()
+        .find_map(|e| match e {
+            OwnedEvent::ElementOpened { id, name, .. } if name == "table" => Some(*id),
+            _ => None,
+        })
+        .expect("table");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        OwnedEvent::Text { position: Position::InsertBefore { before, .. }, text } if *before == table && text == "x"
+    )));
+}
+
+#[test]
+fn end_tag_closing_cause() {
+    let tap = run("<p>a</p>", true);
+    let (_, events) = tap.inner.into_parts();
+    assert!(events.iter().any(|e| matches!(e, OwnedEvent::ElementClosed { cause: CloseCause::EndTag { span }, .. } if *span == Span::new(4, 8))));
+}
+
+#[test]
+fn attributes_merged_into_body() {
+    let tap = run("<body a=1><body a=2 b=3>", true);
+    let (_, events) = tap.inner.into_parts();
+    let added: Vec<&Vec<ShadowAttr>> = events
+        .iter()
+        .filter_map(|e| match e {
+            OwnedEvent::AttributesAdded { attrs, .. } => Some(attrs),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(added, [&vec![ShadowAttr::new("b", "3")]]);
+}
+
+// ----- linear time -----
+
+enum T {
+    S(&'static str, Vec<ShadowAttr>),
+    E(&'static str),
+    X(&'static str),
+}
+
+fn feed(tokens: &[T]) -> Duration {
+    let start = Instant::now();
+    let mut shadow = Shadow::new(ShadowOptions::default());
+    let mut count = 0usize;
+    let mut sink = |_: Event<'_>| count += 1;
+    for t in tokens {
+        match t {
+            T::S(n, a) => {
+                let tag = TagToken::new(*n, a.clone());
+                shadow.process_tree_token(TreeToken::StartTag(&tag), Span::default(), &mut sink);
+            }
+            T::E(n) => {
+                let tag = TagToken::new(*n, vec![]);
+                shadow.process_tree_token(TreeToken::EndTag(&tag), Span::default(), &mut sink);
+            }
+            T::X(s) => {
+                shadow.process_tree_token(TreeToken::Text(s), Span::default(), &mut sink);
+            }
+        }
+    }
+    shadow.finish(&mut sink);
+    start.elapsed()
+}
+
+fn id(k: usize) -> Vec<ShadowAttr> {
+    vec![ShadowAttr::new("id", k.to_string())]
+}
+
+type Gen = fn(usize) -> Vec<T>;
+
+const ADVERSARIAL: &[(&str, Gen)] = &[
+    ("unclosed-formatting", |n| (0..n).map(|_| T::S("b", vec![])).chain([T::X("x")]).collect()),
+    ("unclosed-distinct-formatting", |n| {
+        let mut v: Vec<T> = (0..n).map(|k| T::S("b", id(k))).collect();
+        v.push(T::X("x"));
+        v.extend((0..n).map(|_| T::E("b")));
+        v
+    }),
+    ("noahs-ark-churn", |n| {
+        let mut v: Vec<T> = (0..3).map(|_| T::S("b", vec![])).collect();
+        v.extend((0..n).map(|k| T::S("i", id(k))));
+        v.extend((0..n).map(|_| T::S("b", vec![])));
+        v
+    }),
+    ("deep-divs-stray-end-tags", |n| (0..n).map(|_| T::S("div", vec![])).chain((0..n).map(|_| T::E("span"))).collect()),
+    ("deep-spans-stray-end-tags", |n| (0..n).map(|_| T::S("span", vec![])).chain((0..n).map(|_| T::E("x"))).collect()),
+    ("deep-spans-li", |n| {
+        let mut v: Vec<T> = (0..n).map(|_| T::S("span", vec![])).collect();
+        for _ in 0..n {
+            v.push(T::S("li", vec![]));
+            v.push(T::E("li"));
+        }
+        v
+    }),
+    ("nested-tables", |n| {
+        let mut v = Vec::new();
+        for _ in 0..n {
+            v.extend([T::S("table", vec![]), T::S("tr", vec![]), T::S("td", vec![])]);
+        }
+        v.push(T::X("x"));
+        v.extend((0..n).map(|_| T::E("table")));
+        v
+    }),
+    ("deep-spans-table-reset", |n| {
+        let mut v: Vec<T> = (0..n).map(|_| T::S("span", vec![])).collect();
+        for _ in 0..n {
+            v.push(T::S("table", vec![]));
+            v.push(T::E("table"));
+        }
+        v
+    }),
+    ("deep-svg-stray-end-tags", |n| {
+        let mut v = vec![T::S("svg", vec![])];
+        v.extend((0..n).map(|_| T::S("g", vec![])));
+        v.extend((0..n).map(|_| T::E("x")));
+        v.extend((0..n).map(|_| T::E("g")));
+        v
+    }),
+    ("many-a", |n| (0..n).map(|_| T::S("a", vec![])).collect()),
+    ("many-nobr", |n| (0..n).map(|_| T::S("nobr", vec![])).collect()),
+    ("deep-spans-in-select-options", |n| {
+        let mut v = vec![T::S("select", vec![])];
+        v.extend((0..n).map(|_| T::S("span", vec![])));
+        v.extend((0..n).map(|_| T::S("option", vec![])));
+        v
+    }),
+];
+
+#[test]
+fn adversarial_inputs_are_linear() {
+    // n and 16n: linear is ~16x (a bit more with cache effects), quadratic ~256x; the bound
+    // leaves room for a busy machine.
+    let n = 5_000;
+    for &(name, make) in ADVERSARIAL {
+        let small = make(n);
+        let large = make(16 * n);
+        let t1 = (0..3).map(|_| feed(&small)).min().expect("runs");
+        let t16 = (0..3).map(|_| feed(&large)).min().expect("runs");
+        let floor = Duration::from_millis(2);
+        assert!(t16 <= (t1.max(floor)) * 64, "{name}: n={n} took {t1:?}, 16n took {t16:?}: not linear");
+    }
+}
