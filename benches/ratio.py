@@ -6,8 +6,8 @@ Reads every `<criterion dir>/**/new/benchmark.json` with its `estimates.json`
 
 - `throughput`: page, chunk size, htrewrite MB/s, lol_html MB/s, ratio
   (htrewrite / lol_html; above 1 means htrewrite is faster);
-- `adversarial`: input, ns/byte at n and at 4n, and their quotient (about 1.0
-  when the time grows linearly).
+- `adversarial`: input, size, ns/byte, and the quotient of the per-byte time
+  to that at a quarter of the size (about 1.0 when the time grows linearly).
 
 MB/s is 10^6 bytes per second. Usage:
 
@@ -79,17 +79,16 @@ def throughput_table(rows):
 def adversarial_table(rows):
     by_input = {}
     for _group, function, value, nbytes, median in rows:
-        by_input.setdefault(function, []).append((int(value), nbytes, median))
-    out = ["| input | n (bytes) | ns/byte at n | ns/byte at 4n | 4n / n per byte | MB/s at 4n |",
-           "|---|---:|---:|---:|---:|---:|"]
+        by_input.setdefault(function, {})[int(value)] = (nbytes, median)
+    out = ["| input | size (bytes) | ns/byte | MB/s | per-byte time vs size/4 |",
+           "|---|---:|---:|---:|---:|"]
     for name, sizes in sorted(by_input.items()):
-        sizes.sort()
-        small, large = sizes[0], sizes[-1]
-        per_small = small[2] / small[1]
-        per_large = large[2] / large[1]
-        quotient = f"{per_large / per_small:.2f}" if len(sizes) > 1 else "—"
-        out.append(f"| {name} | {small[1]:,} | {per_small:.3f} | {per_large:.3f} | {quotient} | "
-                   f"{mb_per_s(large[1], large[2]):.0f} |")
+        for size in sorted(sizes):
+            nbytes, median = sizes[size]
+            per_byte = median / nbytes
+            smaller = sizes.get(size // 4) if size % 4 == 0 else None
+            growth = f"{per_byte / (smaller[1] / smaller[0]):.2f}" if smaller else "—"
+            out.append(f"| {name} | {nbytes:,} | {per_byte:.3f} | {mb_per_s(nbytes, median):.0f} | {growth} |")
     return "\n".join(out)
 
 
