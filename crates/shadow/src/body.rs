@@ -140,13 +140,13 @@ impl Builder {
                 let targets: &[&str] = if name == "li" { &["li"] } else { &["dd", "dt"] };
                 let found = self.stack.topmost_html_of(targets);
                 let stop = self.stack.topmost_cat(cat::SPECIAL_NOT_ADP);
-                if let Some(i) = found {
-                    if stop.is_none_or(|st| i >= st) {
-                        let which = self.stack.get(i).name().to_owned();
-                        self.generate_implied_end_tags(s, Some(&which));
-                        let c = self.implied();
-                        self.pop_until_html(s, &which, c);
-                    }
+                if let Some(i) = found
+                    && stop.is_none_or(|st| i >= st)
+                {
+                    let which = self.stack.get(i).name().to_owned();
+                    self.generate_implied_end_tags(s, Some(&which));
+                    let c = self.implied();
+                    self.pop_until_html(s, &which, c);
                 }
                 self.close_p_if_in_button_scope(s);
                 self.insert_html_element(s, t);
@@ -170,7 +170,8 @@ impl Builder {
                 if let Some(i) = self.fmt.last_named_after_marker("a") {
                     let id = self.fmt.element(i).expect("element").id;
                     if !self.adoption_agency(s, "a", false) {
-                        self.any_other_end_tag_named("a", s);
+                        let c = self.implied();
+                        self.any_other_end_tag_named("a", c, s);
                     }
                     if let Some(p) = self.fmt.position(id) {
                         self.fmt.kill(p);
@@ -194,7 +195,8 @@ impl Builder {
                 if self.has_in_scope("nobr") {
                     // spec: the adoption agency's step 4.3 ("act as any other end tag") applies here too.
                     if !self.adoption_agency(s, "nobr", false) {
-                        self.any_other_end_tag_named("nobr", s);
+                        let c = self.implied();
+                        self.any_other_end_tag_named("nobr", c, s);
                     }
                     self.reconstruct_active_formatting_elements(s);
                 }
@@ -435,17 +437,17 @@ impl Builder {
     /// "Any other end tag" in body: close the topmost element of that name
     /// unless a special element lies above it. O(1) with the stack's indexes.
     pub(crate) fn any_other_end_tag(&mut self, t: &TagToken, s: &mut dyn EventSink) {
-        self.any_other_end_tag_named(&t.name, s);
+        self.any_other_end_tag_named(&t.name, CloseCause::EndTag { span: t.span }, s);
     }
 
-    fn any_other_end_tag_named(&mut self, name: &str, s: &mut dyn EventSink) {
+    fn any_other_end_tag_named(&mut self, name: &str, cause: CloseCause, s: &mut dyn EventSink) {
         let found = self.stack.topmost(Namespace::Html, name);
         let special = self.stack.topmost_cat(cat::SPECIAL);
         match found {
             Some(i) if special.is_none_or(|sp| i >= sp) => {
                 self.generate_implied_end_tags(s, Some(name));
                 let i = self.stack.topmost(Namespace::Html, name).unwrap_or(i);
-                self.pop_to(s, i, CloseCause::EndTag { span: self.span });
+                self.pop_to(s, i, cause);
             }
             _ => self.ignore(s, "end tag without open element"),
         }

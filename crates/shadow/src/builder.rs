@@ -179,10 +179,10 @@ impl Builder {
     /// The [adjusted current node](https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node):
     /// `(namespace, name, categories)`.
     pub(crate) fn adjusted_current_node(&self) -> Option<(Namespace, &str, u16)> {
-        if self.stack.len() == 1 {
-            if let Some(c) = &self.context {
-                return Some((c.ns, &c.name, c.cats));
-            }
+        if self.stack.len() == 1
+            && let Some(c) = &self.context
+        {
+            return Some((c.ns, &c.name, c.cats));
         }
         self.stack.current().map(|e| (e.ns, e.name(), e.cats))
     }
@@ -218,10 +218,10 @@ impl Builder {
         {
             let last_template = self.stack.topmost(Namespace::Html, "template");
             let last_table = self.stack.topmost(Namespace::Html, "table");
-            if let Some(lt) = last_template {
-                if last_table.is_none_or(|tb| lt > tb) {
-                    return Position::AppendToTemplateContents { template: self.stack.get(lt).id };
-                }
+            if let Some(lt) = last_template
+                && last_table.is_none_or(|tb| lt > tb)
+            {
+                return Position::AppendToTemplateContents { template: self.stack.get(lt).id };
             }
             return match last_table {
                 None => Position::Append { parent: self.stack.get(0).id },
@@ -419,12 +419,13 @@ impl Builder {
     pub(crate) fn adoption_agency(&mut self, s: &mut dyn EventSink, subject: &str, end_tag: bool) -> bool {
         let by = self.span;
         // spec step 2.
-        if let Some(cur) = self.stack.current() {
-            if cur.is_html(subject) && self.fmt.position(cur.id).is_none() {
-                let cause = if end_tag { CloseCause::EndTag { span: by } } else { CloseCause::AdoptionAgency { by } };
-                self.pop(s, cause);
-                return true;
-            }
+        if let Some(cur) = self.stack.current()
+            && cur.is_html(subject)
+            && self.fmt.position(cur.id).is_none()
+        {
+            let cause = if end_tag { CloseCause::EndTag { span: by } } else { CloseCause::AdoptionAgency { by } };
+            self.pop(s, cause);
+            return true;
         }
         // spec step 4: the outer loop, at most 8 times.
         for _ in 0..8 {
@@ -470,11 +471,11 @@ impl Builder {
                 }
                 let node = self.stack.get(fe_idx + node_rel).clone();
                 let mut in_list = self.fmt.position(node.id);
-                if inner > 3 {
-                    if let Some(p) = in_list {
-                        self.fmt.kill(p);
-                        in_list = None;
-                    }
+                if inner > 3
+                    && let Some(p) = in_list
+                {
+                    self.fmt.kill(p);
+                    in_list = None;
                 }
                 let Some(p) = in_list else {
                     removed[node_rel] = true;

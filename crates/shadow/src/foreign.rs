@@ -45,10 +45,10 @@ impl Builder {
             Tok::Start(t) => {
                 let Some((ns, _, _)) = self.adjusted_current_node() else { return };
                 let mut t = t.clone();
-                if ns == Namespace::Svg {
-                    if let Some(n) = tags::adjust_svg_tag_name(&t.name) {
-                        t.name = n.into();
-                    }
+                if ns == Namespace::Svg
+                    && let Some(n) = tags::adjust_svg_tag_name(&t.name)
+                {
+                    t.name = n.into();
                 }
                 tags::adjust_attrs(ns, &mut t.attrs);
                 self.insert_foreign_element(s, &t, ns);

@@ -195,10 +195,11 @@ impl FormattingList {
                 if i < floor {
                     break;
                 }
-                if let Entry::Element(g) = &self.entries[i] {
-                    if g.name == f.name && same_attrs(&g.attrs, &f.attrs) {
-                        same.push(i);
-                    }
+                if let Entry::Element(g) = &self.entries[i]
+                    && g.name == f.name
+                    && same_attrs(&g.attrs, &f.attrs)
+                {
+                    same.push(i);
                 }
             }
         }

@@ -37,8 +37,11 @@ pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 
     match ns {
         Namespace::Html => {
             c |= cat::HTML;
-            if matches!(name, "applet" | "caption" | "html" | "table" | "td" | "th" | "marquee" | "object" | "template")
-            {
+            // spec (2025, relaxed `<select>`): `select` bounds the default scope too.
+            if matches!(
+                name,
+                "applet" | "caption" | "html" | "table" | "td" | "th" | "marquee" | "object" | "select" | "template"
+            ) {
                 c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE;
             }
             if matches!(name, "ol" | "ul") {
@@ -344,10 +347,10 @@ pub(crate) fn adjust_attrs(ns: Namespace, attrs: &mut [ShadowAttr]) {
     for a in attrs {
         if ns == Namespace::MathMl && a.name == "definitionurl" {
             a.name = "definitionURL".into();
-        } else if ns == Namespace::Svg {
-            if let Some(n) = adjust_svg_attr_name(&a.name) {
-                a.name = n.into();
-            }
+        } else if ns == Namespace::Svg
+            && let Some(n) = adjust_svg_attr_name(&a.name)
+        {
+            a.name = n.into();
         }
         if let Some((ans, local)) = adjust_foreign_attr(&a.name) {
             a.namespace = ans;
