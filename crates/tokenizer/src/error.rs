@@ -11,9 +11,9 @@ use crate::Span;
 /// is fatal. [`ParseErrorCode::as_str`] gives the spec's kebab-case code, the
 /// spelling html5lib's test data uses.
 ///
-/// The last three codes (`*-processing-instruction*`) belong to the processing
-/// instruction states the Standard added on 2026-06-25; the code names are the
-/// ones this crate uses until html5lib's tokenizer data covers them.
+/// The last four codes (`*-processing-instruction*`) belong to the processing
+/// instruction states the Standard added on 2026-06-25 (named as in its table
+/// of parse errors; html5lib's tokenizer data does not cover them yet).
 ///
 /// # Example
 /// ```
@@ -120,8 +120,8 @@ pub enum ParseErrorCode {
     UnknownNamedCharacterReference,
     /// `invalid-first-character-of-processing-instruction-target`
     InvalidFirstCharacterOfProcessingInstructionTarget,
-    /// `invalid-character-in-processing-instruction-target`
-    InvalidCharacterInProcessingInstructionTarget,
+    /// `invalid-processing-instruction-target`
+    InvalidProcessingInstructionTarget,
     /// `disallowed-processing-instruction-target`
     DisallowedProcessingInstructionTarget,
     /// `eof-in-processing-instruction`
@@ -179,7 +179,7 @@ impl ParseErrorCode {
         ParseErrorCode::UnexpectedSolidusInTag,
         ParseErrorCode::UnknownNamedCharacterReference,
         ParseErrorCode::InvalidFirstCharacterOfProcessingInstructionTarget,
-        ParseErrorCode::InvalidCharacterInProcessingInstructionTarget,
+        ParseErrorCode::InvalidProcessingInstructionTarget,
         ParseErrorCode::DisallowedProcessingInstructionTarget,
         ParseErrorCode::EofInProcessingInstruction,
     ];
@@ -259,9 +259,7 @@ impl ParseErrorCode {
             ParseErrorCode::InvalidFirstCharacterOfProcessingInstructionTarget => {
                 "invalid-first-character-of-processing-instruction-target"
             }
-            ParseErrorCode::InvalidCharacterInProcessingInstructionTarget => {
-                "invalid-character-in-processing-instruction-target"
-            }
+            ParseErrorCode::InvalidProcessingInstructionTarget => "invalid-processing-instruction-target",
             ParseErrorCode::DisallowedProcessingInstructionTarget => "disallowed-processing-instruction-target",
             ParseErrorCode::EofInProcessingInstruction => "eof-in-processing-instruction",
         }

@@ -529,9 +529,9 @@ mod tests {
         pi_xml_newline: BogusProcessingInstruction, false, b"<?xml\r\n>" => "?xml\n",
             [DisallowedProcessingInstructionTarget @ 5..6];
         pi_dollar: BogusProcessingInstruction, false, b"<?a$>" => "?a$",
-            [InvalidCharacterInProcessingInstructionTarget @ 3..4];
+            [InvalidProcessingInstructionTarget @ 3..4];
         pi_less_than: BogusProcessingInstruction, false, b"<?a<b>" => "?a<b",
-            [InvalidCharacterInProcessingInstructionTarget @ 3..4];
+            [InvalidProcessingInstructionTarget @ 3..4];
         pi_digit_first: BogusProcessingInstruction, false, b"<?1st-place>" => "?1st-place",
             [InvalidFirstCharacterOfProcessingInstructionTarget @ 2..3];
         pi_dash_first: BogusProcessingInstruction, false, b"<?-data->" => "?-data-",
@@ -543,13 +543,13 @@ mod tests {
         pi_cr_eof: BogusProcessingInstruction, true, b"<?\r" => "?\n",
             [InvalidFirstCharacterOfProcessingInstructionTarget @ 2..3];
         pi_invalid_eof: BogusProcessingInstruction, true, b"<?a$b" => "?a$b",
-            [InvalidCharacterInProcessingInstructionTarget @ 3..4];
+            [InvalidProcessingInstructionTarget @ 3..4];
         pi_nul_in_target: BogusProcessingInstruction, false, b"<?a\0>" => "?a\u{FFFD}",
-            [InvalidCharacterInProcessingInstructionTarget @ 3..4, UnexpectedNullCharacter @ 3..4];
+            [InvalidProcessingInstructionTarget @ 3..4, UnexpectedNullCharacter @ 3..4];
         pi_utf8_first: BogusProcessingInstruction, false, "<?\u{665}-star>".as_bytes() => "?\u{665}-star",
             [InvalidFirstCharacterOfProcessingInstructionTarget @ 2..4];
         pi_utf8_in_target: BogusProcessingInstruction, false, "<?v1-\u{2705}>".as_bytes() => "?v1-\u{2705}",
-            [InvalidCharacterInProcessingInstructionTarget @ 5..8];
+            [InvalidProcessingInstructionTarget @ 5..8];
     }
 
     #[test]

@@ -12,8 +12,7 @@
 //!
 //! Error codes, as in the Standard's table of parse errors:
 //! `invalid-first-character-of-processing-instruction-target`,
-//! `invalid-processing-instruction-target` (this crate's
-//! [`ParseErrorCode::InvalidCharacterInProcessingInstructionTarget`]),
+//! `invalid-processing-instruction-target`,
 //! `disallowed-processing-instruction-target` and
 //! `eof-in-processing-instruction`. The data state has no U+0000 case: NUL
 //! stays in the data, without an error.
@@ -111,7 +110,7 @@ pub(super) fn run(raw: &[u8], errs: &mut Errors<'_>) -> Outcome {
                 }
                 Some(_) => {
                     // The Standard's code is `invalid-processing-instruction-target`.
-                    errs.at(E::InvalidCharacterInProcessingInstructionTarget, raw, p);
+                    errs.at(E::InvalidProcessingInstructionTarget, raw, p);
                     return Outcome::BogusComment;
                 }
             },
@@ -273,7 +272,7 @@ mod tests {
         let cases: &[(&[u8], E, Range<usize>)] = &[
             (b"<?xml>", E::DisallowedProcessingInstructionTarget, 5..6),
             (b"<?Xml-StyleSheet href=x>", E::DisallowedProcessingInstructionTarget, 16..17),
-            (b"<?a.b>", E::InvalidCharacterInProcessingInstructionTarget, 3..4),
+            (b"<?a.b>", E::InvalidProcessingInstructionTarget, 3..4),
             (b"<?1>", E::InvalidFirstCharacterOfProcessingInstructionTarget, 2..3),
             (b"<? >", E::InvalidFirstCharacterOfProcessingInstructionTarget, 2..3),
         ];
