@@ -283,7 +283,7 @@ impl Tokenizer {
     #[inline]
     fn step<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
         match self.state {
-            State::Data => self.data(chunk, base, i),
+            State::Data => self.data(chunk, base, i, sink),
             State::Rcdata => self.rcdata(chunk, base, i),
             State::Rawtext => self.rawtext(chunk, base, i),
             State::ScriptData => self.script_data(chunk, base, i),

@@ -2,24 +2,20 @@
 //! data, RCDATA, RAWTEXT, tag open, end tag open, and the RCDATA / RAWTEXT /
 //! script data end tag states, which share one shape.
 
+use super::find_byte;
 use crate::tokenizer::is_space;
 use crate::{DropReason, Rel, State, TextMode, TokenKind, TokenSink, Tokenizer};
 
 impl Tokenizer {
     /// [Data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state):
     /// text up to the next `<`.
-    pub(crate) fn data(&mut self, chunk: &[u8], base: u64, i: usize) -> usize {
-        // Tags often follow each other directly (`><`): skip memchr's set-up then.
-        if chunk[i] == b'<' {
-            self.markup_start = base + i as u64;
-            self.state = State::TagOpen;
-            return i + 1;
-        }
-        match memchr::memchr(b'<', &chunk[i..]) {
+    pub(crate) fn data<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
+        match find_byte(b'<', &chunk[i..]) {
             Some(k) => {
                 self.markup_start = base + (i + k) as u64;
                 self.state = State::TagOpen;
-                i + k + 1
+                // Go on in the tag open state at once when its byte is here.
+                if i + k + 1 < chunk.len() { self.tag_open(chunk, base, i + k + 1, sink) } else { i + k + 1 }
             }
             None => chunk.len(),
         }
@@ -41,7 +37,7 @@ impl Tokenizer {
     }
 
     fn text_until_less_than(&mut self, chunk: &[u8], base: u64, i: usize, less_than: State) -> usize {
-        match memchr::memchr(b'<', &chunk[i..]) {
+        match find_byte(b'<', &chunk[i..]) {
             Some(k) => {
                 self.markup_start = base + (i + k) as u64;
                 self.state = less_than;

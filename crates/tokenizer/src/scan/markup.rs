@@ -3,6 +3,7 @@
 //! ([§13.2.5.41–71](https://html.spec.whatwg.org/multipage/parsing.html#bogus-comment-state),
 //! processing instruction states added 2026-06-25).
 
+use super::find_byte;
 use crate::tokenizer::is_space;
 use crate::{CommentKind, State, TextMode, TokenKind, TokenSink, Tokenizer};
 
@@ -106,7 +107,7 @@ impl Tokenizer {
         kind: TokenKind,
         sink: &mut S,
     ) -> usize {
-        match memchr::memchr(b'>', &chunk[i..]) {
+        match find_byte(b'>', &chunk[i..]) {
             Some(k) => {
                 let end = base + (i + k) as u64 + 1;
                 self.emit(chunk, base, end, kind, false, sink);
@@ -165,7 +166,7 @@ impl Tokenizer {
     /// only a `-` can lead to the end; the less-than sign states raise
     /// `nested-comment` but end nothing, so they are left to the comment view.
     pub(crate) fn comment(&mut self, chunk: &[u8], i: usize) -> usize {
-        match memchr::memchr(b'-', &chunk[i..]) {
+        match find_byte(b'-', &chunk[i..]) {
             Some(k) => {
                 self.state = State::CommentEndDash;
                 i + k + 1

@@ -11,3 +11,15 @@ mod data;
 mod markup;
 mod script;
 mod tag;
+
+/// The index of the first `needle` in `hay`: a scalar look at the first 16
+/// bytes (short runs are the common case between tags and in attribute
+/// values, where `memchr`'s set-up costs more than it saves), then `memchr`.
+#[inline(always)]
+pub(crate) fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
+    match hay.first() {
+        Some(&b) if b == needle => Some(0),
+        Some(_) => memchr::memchr(needle, &hay[1..]).map(|k| k + 1),
+        None => None,
+    }
+}
