@@ -68,8 +68,14 @@ impl FormattingElement {
 }
 
 impl FormattingList {
+    /// Physical length (tombstones included): the bound of positions.
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// Number of live entries (elements and markers).
+    pub(crate) fn live_len(&self) -> usize {
+        self.entries.len() - self.dead
     }
 
     pub(crate) fn get(&self, i: usize) -> &Entry {

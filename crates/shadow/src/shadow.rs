@@ -59,6 +59,7 @@ pub struct OpenElement {
 
 impl OpenElement {
     /// The element's id (as in its [`Event::ElementOpened`](crate::Event::ElementOpened)).
+    /// Accessors of [`OpenElement`] share the type's example.
     pub fn id(&self) -> NodeId {
         self.id
     }
@@ -139,7 +140,27 @@ impl Shadow {
     /// Processes one token of the tokenizer and returns the feedback for the next.
     ///
     /// Text tokens are processed with their decoded [`Token::text`];
-    /// `CdataStart`/`CdataEnd` and dropped bytes change nothing.
+    /// `CdataStart`/`CdataEnd` and dropped bytes change nothing. Attributes
+    /// flagged as duplicates are dropped, as the Standard does.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::{Feedback, TextMode, Token, TokenSink, Tokenizer};
+    /// struct Modes(Shadow, Vec<TextMode>);
+    /// impl TokenSink for Modes {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         let f = self.0.process(t, &mut NoEvents);
+    ///         self.1.push(f.text_mode);
+    ///         f
+    ///     }
+    /// }
+    /// let mut sink = Modes(Shadow::new(ShadowOptions::default()), Vec::new());
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<frameset><style>", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(sink.1, [TextMode::Data, TextMode::Data]); // <style> ignored in a frameset: not RAWTEXT
+    /// ```
     pub fn process<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, sink: &mut E) -> Feedback {
         let span = token.span();
         let s = &mut Dyn(sink);
@@ -231,6 +252,15 @@ impl Shadow {
 
     /// Processes the end of the input: the EOF token, then "stop parsing"
     /// (every open element gets [`CloseCause::Eof`](crate::CloseCause::Eof)).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// shadow.process_tree_token(TreeToken::Text("x"), Default::default(), &mut NoEvents);
+    /// shadow.finish(&mut NoEvents);
+    /// assert!(shadow.open_elements().is_empty());
+    /// ```
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
         self.finish_dyn(&mut Dyn(sink));
     }
@@ -247,47 +277,127 @@ impl Shadow {
     }
 
     /// The stack of open elements, bottom (`html`) first.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let li = TagToken::new("li", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&li), Default::default(), &mut NoEvents);
+    /// shadow.process_tree_token(TreeToken::StartTag(&li), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.open_elements().len(), 3); // html body li: the second <li> closed the first
+    /// ```
     pub fn open_elements(&self) -> &[OpenElement] {
         self.b.stack.items()
     }
 
     /// The current insertion mode.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{InsertionMode, NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let t = TagToken::new("table", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.insertion_mode(), InsertionMode::InTable);
+    /// ```
     pub fn insertion_mode(&self) -> InsertionMode {
         self.b.mode
     }
 
     /// The document's quirks mode (set by the DOCTYPE, or its absence).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, QuirksMode, Shadow, ShadowOptions, TreeToken};
+    /// use htrewrite_tokenizer::Doctype;
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let d = Doctype { name: Some("html".into()), ..Doctype::default() };
+    /// shadow.process_tree_token(TreeToken::Doctype(&d), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.quirks_mode(), QuirksMode::NoQuirks);
+    /// ```
     pub fn quirks_mode(&self) -> QuirksMode {
         self.b.quirks
     }
 
     /// The frameset-ok flag.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// assert!(shadow.frameset_ok());
+    /// shadow.process_tree_token(TreeToken::Text("x"), Default::default(), &mut NoEvents);
+    /// assert!(!shadow.frameset_ok());
+    /// ```
     pub fn frameset_ok(&self) -> bool {
         self.b.frameset_ok
     }
 
     /// The scripting flag.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Shadow, ShadowOptions};
+    /// assert!(Shadow::new(ShadowOptions::default()).scripting());
+    /// ```
     pub fn scripting(&self) -> bool {
         self.b.scripting
     }
 
     /// The head element pointer.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// shadow.process_tree_token(TreeToken::Text("x"), Default::default(), &mut NoEvents);
+    /// assert!(shadow.head_element().is_some()); // implied
+    /// ```
     pub fn head_element(&self) -> Option<NodeId> {
         self.b.head.as_ref().map(|h| h.id)
     }
 
     /// The form element pointer.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let form = TagToken::new("form", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&form), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.form_element(), Some(shadow.open_elements()[2].id()));
+    /// ```
     pub fn form_element(&self) -> Option<NodeId> {
         self.b.form
     }
 
     /// Number of entries (markers included) of the list of active formatting elements.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let b = TagToken::new("b", vec![]);
+    /// for _ in 0..5 {
+    ///     shadow.process_tree_token(TreeToken::StartTag(&b), Default::default(), &mut NoEvents);
+    /// }
+    /// assert_eq!(shadow.active_formatting_len(), 3); // Noah's Ark: at most three equal entries
+    /// ```
     pub fn active_formatting_len(&self) -> usize {
-        self.b.fmt.len()
+        self.b.fmt.live_len()
     }
 
     /// The text mode the tokenizer starts in for a fragment (RCDATA for a
     /// `title`/`textarea` context, …), as the fragment parsing algorithm says.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Namespace, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::TextMode;
+    /// let o = ShadowOptions { fragment_context: Some(("title".into(), Namespace::Html)), ..ShadowOptions::default() };
+    /// assert_eq!(Shadow::new(o).initial_text_mode(), TextMode::Rcdata);
+    /// ```
     pub fn initial_text_mode(&self) -> TextMode {
         match &self.b.context {
             Some(c) if c.ns == Namespace::Html => match &*c.name {
@@ -305,8 +415,11 @@ impl Shadow {
 
 /// A [`TokenSink`] that drives a [`Shadow`] and hands its events to `E`.
 ///
+/// Call [`ShadowSink::finish`] after `Tokenizer::finish` to run the
+/// end-of-file steps.
+///
 /// # Example
-/// ```no_run
+/// ```
 /// use htrewrite_shadow::{Event, OwnedEvent, Shadow, ShadowOptions, ShadowSink};
 /// use htrewrite_tokenizer::Tokenizer;
 /// let mut events = Vec::new();
@@ -315,6 +428,8 @@ impl Shadow {
 /// tokenizer.feed(b"<p>a<div>b", &mut sink);
 /// tokenizer.finish(&mut sink);
 /// sink.finish();
+/// drop(sink);
+/// assert!(events.iter().any(|e| matches!(e, OwnedEvent::ElementOpened { name, .. } if name == "div")));
 /// ```
 pub struct ShadowSink<E> {
     shadow: Shadow,
@@ -323,22 +438,67 @@ pub struct ShadowSink<E> {
 
 impl<E: EventSink> ShadowSink<E> {
     /// Wraps a shadow and an event sink.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink};
+    /// let sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), NoEvents);
+    /// assert!(sink.shadow().open_elements().is_empty());
+    /// ```
     pub fn new(shadow: Shadow, events: E) -> ShadowSink<E> {
         ShadowSink { shadow, events }
     }
     /// Runs the end-of-file steps (call after `Tokenizer::finish`).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink};
+    /// use htrewrite_tokenizer::Tokenizer;
+    /// let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), NoEvents);
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<p>", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// sink.finish();
+    /// assert!(sink.shadow().open_elements().is_empty());
+    /// ```
     pub fn finish(&mut self) {
         self.shadow.finish(&mut self.events);
     }
-    /// The shadow.
+    /// The shadow (its stack of open elements is what selectors match on).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink};
+    /// let sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), NoEvents);
+    /// assert!(sink.shadow().scripting());
+    /// ```
     pub fn shadow(&self) -> &Shadow {
         &self.shadow
     }
     /// The event sink.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, Shadow, ShadowOptions, ShadowSink};
+    /// struct Count(usize);
+    /// impl EventSink for Count {
+    ///     fn event(&mut self, _: Event<'_>) { self.0 += 1; }
+    /// }
+    /// let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), Count(0));
+    /// sink.finish();
+    /// assert!(sink.events_mut().0 > 0); // html, head, body opened and closed
+    /// ```
     pub fn events_mut(&mut self) -> &mut E {
         &mut self.events
     }
     /// Takes the shadow and the event sink back.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink};
+    /// let (shadow, _events) = ShadowSink::new(Shadow::new(ShadowOptions::default()), NoEvents).into_parts();
+    /// assert!(shadow.open_elements().is_empty());
+    /// ```
     pub fn into_parts(self) -> (Shadow, E) {
         (self.shadow, self.events)
     }
