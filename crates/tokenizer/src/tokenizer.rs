@@ -430,11 +430,9 @@ impl Tokenizer {
         let end = base + i as u64 + 1;
         let feedback = self.emit(chunk, base, end, kind, false, sink);
         self.state = if self.is_end_tag { State::Data } else { state_for_mode(feedback.text_mode) };
-        self.attrs.clear();
-        self.attr = AttributeSpan::default();
-        self.name = Rel::default();
-        self.self_closing = false;
-        self.is_end_tag = false;
+        // The tag scratch (name, attributes, flags) is reset when the next tag
+        // starts (`start_tag_token`); it is a function of the bytes seen, so
+        // the state stays canonical without clearing it here.
         i + 1
     }
 
