@@ -119,8 +119,9 @@ fn run() -> Result<usize, String> {
             }
         }
     }
+    let generated = if random > 0 { format!(", {random} random inputs (--seed {seed})") } else { String::new() };
     println!(
-        "replay: {} files, {random} random inputs (--seed {seed}): {} passed, {failures} failed",
+        "replay: {} files{generated}: {} passed, {failures} failed",
         inputs.len(),
         inputs.len() + random - failures
     );
