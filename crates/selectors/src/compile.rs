@@ -1,0 +1,589 @@
+//! Compilation: selector lists → a [`Program`] of states, indexed by key.
+//!
+//! Each complex selector becomes a *rule*: a chain of states, one per
+//! compound, read left to right (`a b > c` is `a` → descendant → `b` → child
+//! → `c`). The matcher runs them as an automaton over the open elements: a
+//! state is tested at an element when an ancestor or earlier sibling left it
+//! alive. Complex selectors inside `:not()`, `:is()`, `:where()` and
+//! `:nth-child(… of S)` become rules of their own, numbered before the rules
+//! that use them, so that their result at an element is known when the outer
+//! compound is tested there.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+use htrewrite_shadow::Namespace;
+
+use crate::ast::{
+    AttributeOperator, CaseFlag, Combinator, ComplexSelector, CompoundSelector, NamespacePrefix, Nth, PseudoClass,
+    SelectorList, SimpleSelector,
+};
+use crate::{ErrorKind, SelectorError};
+
+/// Identifies one selector list given to [`Program::new`]: its index there.
+///
+/// # Example
+/// ```
+/// use htrewrite_selectors::{Program, RuleId};
+/// let p = Program::new(["a", "b, c"])?;
+/// assert_eq!(p.len(), 2);
+/// assert_eq!(RuleId(1).0, 1);
+/// # Ok::<(), htrewrite_selectors::SelectorError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RuleId(pub u32);
+
+/// Namespace prefixes for type selectors (`svg|rect`), and the default namespace.
+///
+/// `svg`, `math` and `html` are predefined; [`Namespaces::declare`] adds or
+/// replaces one. Without a declared default namespace, an unprefixed type
+/// selector matches in every namespace (the Selectors rule).
+///
+/// # Example
+/// ```
+/// use htrewrite_selectors::{Namespaces, Program};
+/// let ns = Namespaces::default().declare("s", "http://www.w3.org/2000/svg");
+/// let p = Program::with_namespaces(["s|rect"], &ns)?;
+/// assert_eq!(p.len(), 1);
+/// assert!(Program::new(["s|rect"]).is_err());
+/// # Ok::<(), htrewrite_selectors::SelectorError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Namespaces {
+    prefixes: Vec<(String, String)>,
+    default: Option<String>,
+}
+
+impl Default for Namespaces {
+    fn default() -> Namespaces {
+        Namespaces {
+            prefixes: vec![
+                ("html".into(), Namespace::Html.url().into()),
+                ("svg".into(), Namespace::Svg.url().into()),
+                ("math".into(), Namespace::MathMl.url().into()),
+            ],
+            default: None,
+        }
+    }
+}
+
+impl Namespaces {
+    /// Declares `prefix` for the namespace `url` (replacing an earlier one).
+    ///
+    /// # Example
+    /// ```
+    /// let ns = htrewrite_selectors::Namespaces::default().declare("h", "http://www.w3.org/1999/xhtml");
+    /// assert!(htrewrite_selectors::Program::with_namespaces(["h|p"], &ns).is_ok());
+    /// ```
+    pub fn declare(mut self, prefix: &str, url: &str) -> Namespaces {
+        self.prefixes.retain(|(p, _)| p != prefix);
+        self.prefixes.push((prefix.into(), url.into()));
+        self
+    }
+
+    /// Declares the default namespace: unprefixed type selectors, and
+    /// compounds without a type selector, match only in it.
+    ///
+    /// # Example
+    /// ```
+    /// let ns = htrewrite_selectors::Namespaces::default().default_namespace("http://www.w3.org/2000/svg");
+    /// let sel = htrewrite_selectors::select_with("<a></a><svg><a></a></svg>", "a", &ns)?;
+    /// assert_eq!(sel.start_tags.len(), 1);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn default_namespace(mut self, url: &str) -> Namespaces {
+        self.default = Some(url.into());
+        self
+    }
+
+    fn resolve_url(url: &str) -> NsTest {
+        [Namespace::Html, Namespace::Svg, Namespace::MathMl]
+            .into_iter()
+            .find(|n| n.url() == url)
+            .map_or(NsTest::Nothing, NsTest::Is)
+    }
+
+    fn resolve(&self, prefix: &NamespacePrefix, position: usize) -> Result<NsTest, SelectorError> {
+        Ok(match prefix {
+            NamespacePrefix::Default => self.default.as_deref().map_or(NsTest::Any, Namespaces::resolve_url),
+            NamespacePrefix::Any => NsTest::Any,
+            NamespacePrefix::None => NsTest::Nothing,
+            NamespacePrefix::Named(p) => match self.prefixes.iter().find(|(q, _)| q == p) {
+                Some((_, url)) => Namespaces::resolve_url(url),
+                None => return Err(SelectorError::new(ErrorKind::UnknownNamespacePrefix(p.clone()), position)),
+            },
+        })
+    }
+}
+
+/// A compiled set of selector lists, shared by any number of [`Matcher`](crate::Matcher)s.
+///
+/// `Program` is immutable, `Send + Sync`; wrap it in an `Arc` once and give
+/// each document its own matcher.
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use htrewrite_selectors::{Matcher, Program};
+/// let program = Arc::new(Program::new(["div > p", "li:nth-child(odd)"])?);
+/// let m1 = Matcher::new(Arc::clone(&program));
+/// let m2 = Matcher::new(program);
+/// # drop((m1, m2));
+/// # Ok::<(), htrewrite_selectors::SelectorError>(())
+/// ```
+///
+/// # Complexity
+/// Compiling is linear in the size of the selectors. Per element, the
+/// matcher tests only the states whose compound's key (id, else a class,
+/// else the tag name, else an attribute name) the element has, plus the
+/// states without a key.
+#[derive(Debug)]
+pub struct Program {
+    pub(crate) states: Vec<State>,
+    pub(crate) rules: Vec<Rule>,
+    pub(crate) start: Arc<StateSet>,
+    pub(crate) of_lists: Vec<InnerList>,
+    pub(crate) public_len: usize,
+    pub(crate) needs_attribute_keys: bool,
+    pub(crate) needs_type_counts: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct Rule {
+    pub(crate) public: Option<RuleId>,
+}
+
+/// One compound of one rule.
+#[derive(Debug)]
+pub(crate) struct State {
+    pub(crate) rule: u32,
+    pub(crate) compound: Compound,
+    /// The combinator to the next compound; `None` for the last (the subject).
+    pub(crate) next: Option<Combinator>,
+    pub(crate) key: u64,
+    /// `KEY_*` of `key`, 0 when unkeyed.
+    pub(crate) key_kind: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NsTest {
+    Any,
+    Is(Namespace),
+    Nothing,
+}
+
+#[derive(Debug)]
+pub(crate) struct Compound {
+    pub(crate) ns: NsTest,
+    /// (ASCII-lowercase, as written).
+    pub(crate) name: Option<(String, String)>,
+    pub(crate) tests: Vec<Test>,
+}
+
+#[derive(Debug)]
+pub(crate) enum Test {
+    Id(String),
+    Class(String),
+    Attribute(AttributeTest),
+    Root,
+    NthChild(Nth, Option<u32>),
+    NthOfType(Nth),
+    Not(InnerList),
+    Is(InnerList),
+}
+
+/// The selector list of `:not()`, `:is()`, `:where()` or `of S`: single
+/// compounds tested in place, complex selectors as rules of their own.
+#[derive(Debug, Default)]
+pub(crate) struct InnerList {
+    pub(crate) compounds: Vec<Compound>,
+    pub(crate) rules: Vec<u32>,
+}
+
+#[derive(Debug)]
+pub(crate) struct AttributeTest {
+    pub(crate) lower: String,
+    pub(crate) exact: String,
+    pub(crate) operation: Option<(AttributeOperator, String)>,
+    pub(crate) case: CaseFlag,
+    /// `[*|name]`: attributes in any namespace, not only in none.
+    pub(crate) any_namespace: bool,
+    /// The name is on the Standard's list of case-insensitive attributes.
+    pub(crate) listed: bool,
+}
+
+/// The HTML Standard's attributes whose values selectors compare ASCII
+/// case-insensitively on HTML elements
+/// ([case-sensitivity of selectors](https://html.spec.whatwg.org/multipage/semantics-other.html#case-sensitivity-of-selectors)).
+pub(crate) const CASE_INSENSITIVE_ATTRIBUTES: &[&str] = &[
+    "accept",
+    "accept-charset",
+    "align",
+    "alink",
+    "axis",
+    "bgcolor",
+    "charset",
+    "checked",
+    "clear",
+    "codetype",
+    "color",
+    "compact",
+    "declare",
+    "defer",
+    "dir",
+    "direction",
+    "disabled",
+    "enctype",
+    "face",
+    "frame",
+    "hreflang",
+    "http-equiv",
+    "lang",
+    "language",
+    "link",
+    "media",
+    "method",
+    "multiple",
+    "nohref",
+    "noresize",
+    "noshade",
+    "nowrap",
+    "readonly",
+    "rel",
+    "rev",
+    "rules",
+    "scope",
+    "scrolling",
+    "selected",
+    "shape",
+    "target",
+    "text",
+    "type",
+    "valign",
+    "valuetype",
+    "vlink",
+];
+
+pub(crate) const KEY_TAG: u64 = 1;
+pub(crate) const KEY_ID: u64 = 2;
+pub(crate) const KEY_CLASS: u64 = 3;
+pub(crate) const KEY_ATTR: u64 = 4;
+
+/// FNV-1a over the ASCII-lowercased bytes, seeded by the key kind; never 0.
+pub(crate) fn key(kind: u64, s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ kind.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for b in s.bytes() {
+        h ^= u64::from(b.to_ascii_lowercase());
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h | 1 << 63
+}
+
+/// A hasher for keys that are already hashes (and for node ids).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+pub(crate) type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+
+/// A set of states, sorted, with an index by key when large.
+#[derive(Debug, Default)]
+pub(crate) struct StateSet {
+    pub(crate) all: Vec<u32>,
+    index: Option<(IdMap<Vec<u32>>, Vec<u32>)>,
+}
+
+const INDEX_THRESHOLD: usize = 8;
+
+impl StateSet {
+    pub(crate) fn new(mut all: Vec<u32>, states: &[State]) -> StateSet {
+        all.sort_unstable();
+        all.dedup();
+        let index = (all.len() > INDEX_THRESHOLD).then(|| {
+            let mut keyed: IdMap<Vec<u32>> = IdMap::default();
+            let mut unkeyed = Vec::new();
+            for &s in &all {
+                match states[s as usize].key {
+                    0 => unkeyed.push(s),
+                    k => keyed.entry(k).or_default().push(s),
+                }
+            }
+            (keyed, unkeyed)
+        });
+        StateSet { all, index }
+    }
+
+    /// Pushes the states that an element with `keys` may pass.
+    #[inline]
+    pub(crate) fn candidates(&self, keys: &[u64], out: &mut Vec<u32>) {
+        match &self.index {
+            None => out.extend_from_slice(&self.all),
+            Some((keyed, unkeyed)) => {
+                out.extend_from_slice(unkeyed);
+                for k in keys {
+                    if let Some(v) = keyed.get(k) {
+                        out.extend_from_slice(v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `self ∪ more` (a new set unless `more` adds nothing).
+    pub(crate) fn union(this: &Option<Arc<StateSet>>, more: &[u32], states: &[State]) -> Option<Arc<StateSet>> {
+        match this {
+            None if more.is_empty() => None,
+            None => Some(Arc::new(StateSet::new(more.to_vec(), states))),
+            Some(set) => {
+                if more.iter().all(|s| set.all.binary_search(s).is_ok()) {
+                    return Some(Arc::clone(set));
+                }
+                let mut all = set.all.clone();
+                all.extend_from_slice(more);
+                Some(Arc::new(StateSet::new(all, states)))
+            }
+        }
+    }
+}
+
+struct Compiler<'n> {
+    namespaces: &'n Namespaces,
+    program: Program,
+}
+
+impl Program {
+    /// Compiles selector lists with the default [`Namespaces`]; list `i`
+    /// reports [`RuleId(i)`](RuleId).
+    ///
+    /// # Errors
+    /// The first [`SelectorError`] of any list.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::Program;
+    /// assert!(Program::new(["p > a[href^='https:' i]", "svg|*"]).is_ok());
+    /// assert_eq!(Program::new(["p", "a:hover"]).unwrap_err().to_string(), "unsupported pseudo-class :hover at 1");
+    /// ```
+    pub fn new<I, S>(selectors: I) -> Result<Program, SelectorError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        Program::with_namespaces(selectors, &Namespaces::default())
+    }
+
+    /// Compiles selector lists with the given [`Namespaces`].
+    ///
+    /// # Errors
+    /// The first [`SelectorError`] of any list, including undeclared prefixes.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::{Namespaces, Program};
+    /// let e = Program::with_namespaces(["x|a"], &Namespaces::default()).unwrap_err();
+    /// assert_eq!(e.to_string(), "undeclared namespace prefix x at 0");
+    /// ```
+    pub fn with_namespaces<I, S>(selectors: I, namespaces: &Namespaces) -> Result<Program, SelectorError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let lists: Vec<SelectorList> =
+            selectors.into_iter().map(|s| SelectorList::parse(s.as_ref())).collect::<Result<_, _>>()?;
+        Program::from_lists(&lists, namespaces)
+    }
+
+    /// Compiles parsed selector lists.
+    ///
+    /// # Errors
+    /// Undeclared namespace prefixes.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::{Namespaces, Program, SelectorList};
+    /// let list = SelectorList::parse("ul li")?;
+    /// assert_eq!(Program::from_lists(&[list], &Namespaces::default())?.len(), 1);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn from_lists(lists: &[SelectorList], namespaces: &Namespaces) -> Result<Program, SelectorError> {
+        let mut c = Compiler {
+            namespaces,
+            program: Program {
+                states: Vec::new(),
+                rules: Vec::new(),
+                start: Arc::default(),
+                of_lists: Vec::new(),
+                public_len: lists.len(),
+                needs_attribute_keys: false,
+                needs_type_counts: false,
+            },
+        };
+        for (i, list) in lists.iter().enumerate() {
+            for complex in &list.selectors {
+                c.rule(complex, Some(RuleId(i as u32)))?;
+            }
+        }
+        let mut p = c.program;
+        let firsts: Vec<u32> = {
+            let mut v = Vec::new();
+            let mut prev_rule = u32::MAX;
+            for (i, s) in p.states.iter().enumerate() {
+                if s.rule != prev_rule {
+                    v.push(i as u32);
+                    prev_rule = s.rule;
+                }
+            }
+            v
+        };
+        p.needs_attribute_keys = p.states.iter().any(|s| s.key_kind != 0 && s.key_kind != KEY_TAG);
+        p.start = Arc::new(StateSet::new(firsts, &p.states));
+        Ok(p)
+    }
+
+    /// The number of selector lists compiled ([`RuleId`]s are `0..len`).
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(htrewrite_selectors::Program::new(["a", "b"])?.len(), 2);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        self.public_len
+    }
+
+    /// Whether no selector list was compiled.
+    ///
+    /// # Example
+    /// ```
+    /// assert!(htrewrite_selectors::Program::new(Vec::<&str>::new())?.is_empty());
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.public_len == 0
+    }
+}
+
+/// The key of a compound: (hash, kind), (0, 0) when it has none.
+fn compound_key(c: &Compound) -> (u64, u64) {
+    for t in &c.tests {
+        if let Test::Id(v) = t {
+            return (key(KEY_ID, v), KEY_ID);
+        }
+    }
+    for t in &c.tests {
+        if let Test::Class(v) = t {
+            return (key(KEY_CLASS, v), KEY_CLASS);
+        }
+    }
+    if let Some((lower, _)) = &c.name {
+        return (key(KEY_TAG, lower), KEY_TAG);
+    }
+    for t in &c.tests {
+        if let Test::Attribute(a) = t {
+            return (key(KEY_ATTR, &a.lower), KEY_ATTR);
+        }
+    }
+    (0, 0)
+}
+
+impl Compiler<'_> {
+    /// Adds a rule for `complex`; returns its index.
+    fn rule(&mut self, complex: &ComplexSelector, public: Option<RuleId>) -> Result<u32, SelectorError> {
+        // Inner rules first: compile every compound before numbering this rule.
+        let mut compounds = Vec::with_capacity(complex.compounds.len());
+        for c in &complex.compounds {
+            compounds.push(self.compound(c)?);
+        }
+        let rule = self.program.rules.len() as u32;
+        self.program.rules.push(Rule { public });
+        let n = compounds.len();
+        for (i, compound) in compounds.into_iter().enumerate() {
+            let next = (i + 1 < n).then(|| complex.combinators[i]);
+            let (key, key_kind) = compound_key(&compound);
+            self.program.states.push(State { rule, compound, next, key, key_kind });
+        }
+        Ok(rule)
+    }
+
+    fn inner_list(&mut self, list: &SelectorList) -> Result<InnerList, SelectorError> {
+        let mut inner = InnerList::default();
+        for complex in &list.selectors {
+            if complex.compounds.len() == 1 {
+                inner.compounds.push(self.compound(&complex.compounds[0])?);
+            } else {
+                inner.rules.push(self.rule(complex, None)?);
+            }
+        }
+        Ok(inner)
+    }
+
+    fn compound(&mut self, c: &CompoundSelector) -> Result<Compound, SelectorError> {
+        let (ns, name) = match &c.type_selector {
+            Some(t) => (
+                self.namespaces.resolve(&t.namespace, c.position)?,
+                t.name.as_ref().map(|n| (n.to_ascii_lowercase(), n.clone())),
+            ),
+            None => (self.namespaces.resolve(&NamespacePrefix::Default, c.position)?, None),
+        };
+        let mut tests = Vec::with_capacity(c.simple.len());
+        for s in &c.simple {
+            tests.push(match s {
+                SimpleSelector::Id(v) => Test::Id(v.clone()),
+                SimpleSelector::Class(v) => Test::Class(v.clone()),
+                SimpleSelector::Attribute(a) => {
+                    let any_namespace = match a.namespace {
+                        NamespacePrefix::Default | NamespacePrefix::None => false,
+                        NamespacePrefix::Any => true,
+                        NamespacePrefix::Named(_) => {
+                            return Err(SelectorError::new(ErrorKind::AttributeNamespace, c.position));
+                        }
+                    };
+                    let lower = a.name.to_ascii_lowercase();
+                    Test::Attribute(AttributeTest {
+                        any_namespace,
+                        listed: CASE_INSENSITIVE_ATTRIBUTES.contains(&lower.as_str()),
+                        lower,
+                        exact: a.name.clone(),
+                        operation: a.operation.clone(),
+                        case: a.case,
+                    })
+                }
+                SimpleSelector::PseudoClass(p) => match p {
+                    PseudoClass::Root => Test::Root,
+                    PseudoClass::FirstChild => Test::NthChild(Nth { a: 0, b: 1 }, None),
+                    PseudoClass::FirstOfType => {
+                        self.program.needs_type_counts = true;
+                        Test::NthOfType(Nth { a: 0, b: 1 })
+                    }
+                    PseudoClass::NthOfType(n) => {
+                        self.program.needs_type_counts = true;
+                        Test::NthOfType(*n)
+                    }
+                    PseudoClass::NthChild(n, None) => Test::NthChild(*n, None),
+                    PseudoClass::NthChild(n, Some(list)) => {
+                        let inner = self.inner_list(list)?;
+                        self.program.of_lists.push(inner);
+                        Test::NthChild(*n, Some(self.program.of_lists.len() as u32 - 1))
+                    }
+                    PseudoClass::Not(list) => Test::Not(self.inner_list(list)?),
+                    PseudoClass::Is(list) | PseudoClass::Where(list) => Test::Is(self.inner_list(list)?),
+                },
+            });
+        }
+        Ok(Compound { ns, name, tests })
+    }
+}

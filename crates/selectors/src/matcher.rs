@@ -1,0 +1,549 @@
+//! Matching: the compiled states run over the elements as the shadow opens them.
+//!
+//! Each open element keeps a [`Record`]: the states alive for its
+//! descendants and for its children, and, as a parent, the sibling cursor of
+//! its children so far (the states its last element child left for `+`, the
+//! union of those its children left for `~`, and the child, type and `of S`
+//! counters). Nothing else of the document is kept.
+
+use std::sync::Arc;
+
+use htrewrite_shadow::{AttrNamespace, Event, Namespace, NodeId, Position, QuirksMode, ShadowAttr};
+
+use crate::ast::{AttributeOperator, CaseFlag, Combinator};
+use crate::compile::{
+    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, StateSet,
+    Test, key,
+};
+
+/// What the matcher needs to know about an element when it is opened: the
+/// fields of the shadow's [`Event::ElementOpened`].
+///
+/// # Example
+/// ```
+/// use htrewrite_selectors::ElementInfo;
+/// use htrewrite_shadow::{Namespace, NodeId, Position, ShadowAttr};
+/// let attrs = [ShadowAttr::new("class", "a b")];
+/// let el = ElementInfo {
+///     id: NodeId(1),
+///     name: "p",
+///     ns: Namespace::Html,
+///     attrs: &attrs,
+///     position: Position::Append { parent: NodeId::DOCUMENT },
+/// };
+/// assert_eq!(el.name, "p");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ElementInfo<'a> {
+    /// The shadow's id for the element.
+    pub id: NodeId,
+    /// The local name, as the shadow reports it (lowercase for HTML,
+    /// adjusted case for SVG and MathML: `foreignObject`).
+    pub name: &'a str,
+    /// The namespace.
+    pub ns: Namespace,
+    /// The attributes, decoded, duplicates dropped, names adjusted.
+    pub attrs: &'a [ShadowAttr],
+    /// Where the element is inserted.
+    pub position: Position,
+}
+
+/// Per-document matching state, driven by the shadow's events.
+///
+/// Each element is matched **as it is opened**, against its ancestors and
+/// earlier siblings at that moment — what a browser's DOM holds when the
+/// start tag is parsed. Later moves by the adoption agency algorithm do not
+/// re-match elements already opened (see the crate docs, *Tree shape*).
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use htrewrite_selectors::{Matcher, Program, RuleId};
+/// use htrewrite_shadow::{Event, Shadow, ShadowOptions, ShadowSink};
+/// use htrewrite_tokenizer::Tokenizer;
+/// let program = Arc::new(Program::new(["ul > li + li"])?);
+/// let mut matcher = Matcher::new(program);
+/// let mut matched = Vec::new();
+/// let events = |e: Event<'_>| {
+///     if let (Event::ElementOpened { name, .. }, [RuleId(0)]) = (&e, matcher.event(&e)) {
+///         matched.push(name.to_string());
+///     }
+/// };
+/// let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), events);
+/// let mut tokenizer = Tokenizer::new();
+/// tokenizer.feed(b"<ul><li>1<li>2<li>3</ul>", &mut sink);
+/// tokenizer.finish(&mut sink);
+/// sink.finish();
+/// drop(sink);
+/// assert_eq!(matched, ["li", "li"]);
+/// # Ok::<(), htrewrite_selectors::SelectorError>(())
+/// ```
+///
+/// # Complexity
+/// Per element: O(states tested + keys of the element), where the states
+/// tested are those left alive by the parent, the ancestors (descendant
+/// combinator), the previous siblings and the start states whose key the
+/// element has. Memory: O(depth × live states) for the open elements, plus
+/// per open parent the number of distinct element names among its children
+/// when `:nth-of-type`/`:first-of-type` are used.
+#[derive(Debug)]
+pub struct Matcher {
+    program: Arc<Program>,
+    records: IdMap<Record>,
+    pending: IdMap<Pending>,
+    quirks: Option<bool>,
+    stamp: u32,
+    rule_marks: Vec<u32>,
+    public_marks: Vec<u32>,
+    candidates: Vec<u32>,
+    keys: Vec<u64>,
+    out: Vec<RuleId>,
+    out_desc: Vec<u32>,
+    out_child: Vec<u32>,
+    out_plus: Vec<u32>,
+    out_tilde: Vec<u32>,
+}
+
+/// An element created detached (adoption agency clones): matched when placed.
+#[derive(Debug)]
+struct Pending {
+    name: String,
+    ns: Namespace,
+    attrs: Vec<ShadowAttr>,
+}
+
+/// The matching state of one open element (or the Document).
+#[derive(Debug, Default)]
+struct Record {
+    /// States alive for every descendant.
+    desc: Option<Arc<StateSet>>,
+    /// States alive for the children.
+    child: Option<Arc<StateSet>>,
+    /// The children seen so far.
+    siblings: Siblings,
+    /// For `table`: the cursor of foster-parented siblings inserted before it.
+    foster: Option<Box<Siblings>>,
+}
+
+/// A parent's children so far, as far as selectors care.
+#[derive(Debug, Default, Clone)]
+struct Siblings {
+    children: u32,
+    last_plus: Option<Arc<StateSet>>,
+    tilde: Option<Arc<StateSet>>,
+    types: IdMap<u32>,
+    of_counts: Vec<u32>,
+}
+
+/// The element being matched.
+struct Ctx<'a> {
+    name: &'a str,
+    ns: Namespace,
+    attrs: &'a [ShadowAttr],
+    quirks: bool,
+    root: bool,
+    child_index: u32,
+    type_index: u32,
+    of_before: &'a [u32],
+    rule_marks: &'a [u32],
+    stamp: u32,
+}
+
+impl Matcher {
+    /// A matcher for one document.
+    ///
+    /// The document starts in quirks mode (a document without DOCTYPE is in
+    /// quirks mode); an [`Event::Doctype`] or [`Matcher::set_quirks_mode`]
+    /// changes it. In quirks mode `#id` and `.class` match ASCII
+    /// case-insensitively, as the Selectors spec requires.
+    ///
+    /// # Example
+    /// ```
+    /// let p = std::sync::Arc::new(htrewrite_selectors::Program::new(["a"])?);
+    /// let _m = htrewrite_selectors::Matcher::new(p);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn new(program: Arc<Program>) -> Matcher {
+        let mut records = IdMap::default();
+        let of = program.of_lists.len();
+        records.insert(NodeId::DOCUMENT.0, Record { siblings: Siblings::with_of(of), ..Record::default() });
+        Matcher {
+            rule_marks: vec![0; program.rules.len()],
+            public_marks: vec![0; program.public_len],
+            program,
+            records,
+            pending: IdMap::default(),
+            quirks: None,
+            stamp: 0,
+            candidates: Vec::new(),
+            keys: Vec::new(),
+            out: Vec::new(),
+            out_desc: Vec::new(),
+            out_child: Vec::new(),
+            out_plus: Vec::new(),
+            out_tilde: Vec::new(),
+        }
+    }
+
+    /// Sets the quirks mode explicitly (fragments, or documents whose mode is known).
+    ///
+    /// # Example
+    /// ```
+    /// let p = std::sync::Arc::new(htrewrite_selectors::Program::new([".a"])?);
+    /// let mut m = htrewrite_selectors::Matcher::new(p);
+    /// m.set_quirks_mode(htrewrite_shadow::QuirksMode::NoQuirks);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn set_quirks_mode(&mut self, mode: QuirksMode) {
+        self.quirks = Some(mode == QuirksMode::Quirks);
+    }
+
+    /// Feeds one shadow event; returns the rules that match the element the
+    /// event places (an [`Event::ElementOpened`], or the [`Event::NodeMoved`]
+    /// that first places an element created detached), in [`RuleId`] order,
+    /// each once. Empty for other events.
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::Arc;
+    /// use htrewrite_selectors::{Matcher, Program, RuleId};
+    /// use htrewrite_shadow::{Event, Namespace, NodeId, Origin, Position};
+    /// let mut m = Matcher::new(Arc::new(Program::new(["html"])?));
+    /// let e = Event::ElementOpened {
+    ///     id: NodeId(1), name: "html", ns: Namespace::Html, attrs: &[],
+    ///     origin: Origin::Implied, position: Position::Append { parent: NodeId::DOCUMENT },
+    ///     self_closing: false,
+    /// };
+    /// assert_eq!(m.event(&e), [RuleId(0)]);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn event(&mut self, event: &Event<'_>) -> &[RuleId] {
+        self.out.clear();
+        match *event {
+            Event::Doctype { quirks, .. } => self.quirks = Some(quirks == QuirksMode::Quirks),
+            Event::ElementOpened { id, name, ns, attrs, position, .. } => {
+                return self.element_opened(&ElementInfo { id, name, ns, attrs, position });
+            }
+            Event::ElementClosed { id, .. } => self.element_closed(id),
+            Event::NodeMoved { id, to } => {
+                if let Some(p) = self.pending.remove(&id.0) {
+                    let info = ElementInfo { id, name: &p.name, ns: p.ns, attrs: &p.attrs, position: to };
+                    self.open(&info);
+                }
+            }
+            _ => {}
+        }
+        &self.out
+    }
+
+    /// Matches an element being opened; returns the matching rules in
+    /// [`RuleId`] order, each once. An element at [`Position::Detached`] is
+    /// kept and matched when [`Matcher::event`] sees the `NodeMoved` that
+    /// places it.
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::Arc;
+    /// use htrewrite_selectors::{ElementInfo, Matcher, Program, RuleId};
+    /// use htrewrite_shadow::{Namespace, NodeId, Position, ShadowAttr};
+    /// let mut m = Matcher::new(Arc::new(Program::new(["div", ".x"])?));
+    /// let attrs = [ShadowAttr::new("class", "x")];
+    /// let el = ElementInfo { id: NodeId(1), name: "div", ns: Namespace::Html, attrs: &attrs,
+    ///     position: Position::Append { parent: NodeId::DOCUMENT } };
+    /// assert_eq!(m.element_opened(&el), [RuleId(0), RuleId(1)]);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn element_opened(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
+        self.out.clear();
+        if element.position == Position::Detached {
+            let p = Pending { name: element.name.into(), ns: element.ns, attrs: element.attrs.to_vec() };
+            self.pending.insert(element.id.0, p);
+            return &self.out;
+        }
+        self.open(element);
+        &self.out
+    }
+
+    /// Forgets an element that left the stack of open elements.
+    ///
+    /// # Example
+    /// ```
+    /// let p = std::sync::Arc::new(htrewrite_selectors::Program::new(["a"])?);
+    /// let mut m = htrewrite_selectors::Matcher::new(p);
+    /// m.element_closed(htrewrite_shadow::NodeId(7)); // unknown ids are ignored
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn element_closed(&mut self, id: NodeId) {
+        if id != NodeId::DOCUMENT {
+            self.records.remove(&id.0);
+            self.pending.remove(&id.0);
+        }
+    }
+
+    /// The number of elements (and the Document) whose state is kept.
+    ///
+    /// # Example
+    /// ```
+    /// let p = std::sync::Arc::new(htrewrite_selectors::Program::new(["a"])?);
+    /// assert_eq!(htrewrite_selectors::Matcher::new(p).live_records(), 1);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn live_records(&self) -> usize {
+        self.records.len() + self.pending.len()
+    }
+
+    fn open(&mut self, el: &ElementInfo<'_>) {
+        let program = Arc::clone(&self.program);
+        let p = &*program;
+        let (parent, before) = match el.position {
+            Position::Append { parent } => (parent, None),
+            Position::InsertBefore { parent, before } => (parent, Some(before)),
+            Position::AppendToTemplateContents { template } => (template, None),
+            Position::Detached => return,
+        };
+        let quirks = *self.quirks.get_or_insert(true);
+        let is_html = el.ns == Namespace::Html;
+
+        // The element's keys.
+        self.keys.clear();
+        self.keys.push(key(KEY_TAG, el.name));
+        if p.needs_attribute_keys {
+            for a in el.attrs.iter().filter(|a| a.namespace == AttrNamespace::None) {
+                self.keys.push(key(KEY_ATTR, &a.name));
+                match a.name.as_str() {
+                    "id" if !a.value.is_empty() => self.keys.push(key(KEY_ID, &a.value)),
+                    "class" => self
+                        .keys
+                        .extend(a.value.split(is_ascii_ws).filter(|w| !w.is_empty()).map(|w| key(KEY_CLASS, w))),
+                    _ => {}
+                }
+            }
+        }
+        let type_key = key(KEY_TAG + 8 * el.ns as u64, el.name);
+
+        // The states to test, from the parent, the ancestors and the siblings.
+        let empty = Record::default();
+        let parent_rec = self.records.get(&parent.0).unwrap_or(&empty);
+        let foster = before.and_then(|b| self.records.get(&b.0)).and_then(|r| r.foster.as_deref());
+        let cursor = foster.unwrap_or(&parent_rec.siblings);
+        self.candidates.clear();
+        p.start.candidates(&self.keys, &mut self.candidates);
+        for set in [&parent_rec.desc, &parent_rec.child, &cursor.last_plus, &cursor.tilde].into_iter().flatten() {
+            set.candidates(&self.keys, &mut self.candidates);
+        }
+        self.candidates.sort_unstable();
+        self.candidates.dedup();
+
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.rule_marks.iter_mut().for_each(|m| *m = 0);
+            self.public_marks.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let child_index = cursor.children + 1;
+        let type_index = if p.needs_type_counts { cursor.types.get(&type_key).copied().unwrap_or(0) + 1 } else { 0 };
+        let of_before = cursor.of_counts.clone();
+        let parent_desc = parent_rec.desc.clone();
+        let cursor_snapshot = (is_html && el.name == "table").then(|| cursor.clone());
+        self.out_desc.clear();
+        self.out_child.clear();
+        self.out_plus.clear();
+        self.out_tilde.clear();
+        for &s in &self.candidates {
+            let state = &p.states[s as usize];
+            let ctx = Ctx {
+                name: el.name,
+                ns: el.ns,
+                attrs: el.attrs,
+                quirks,
+                root: parent == NodeId::DOCUMENT,
+                child_index,
+                type_index,
+                of_before: &of_before,
+                rule_marks: &self.rule_marks,
+                stamp,
+            };
+            if !compound_matches(&state.compound, &ctx, p) {
+                continue;
+            }
+            match state.next {
+                None => {
+                    self.rule_marks[state.rule as usize] = stamp;
+                    if let Some(id) = p.rules[state.rule as usize].public
+                        && self.public_marks[id.0 as usize] != stamp
+                    {
+                        self.public_marks[id.0 as usize] = stamp;
+                        self.out.push(id);
+                    }
+                }
+                Some(Combinator::Descendant) => self.out_desc.push(s + 1),
+                Some(Combinator::Child) => self.out_child.push(s + 1),
+                Some(Combinator::NextSibling) => self.out_plus.push(s + 1),
+                Some(Combinator::SubsequentSibling) => self.out_tilde.push(s + 1),
+            }
+        }
+        self.out.sort_unstable();
+
+        // Which `of S` lists the element matches (for its later siblings' counters).
+        let of_hits: Vec<bool> = if p.of_lists.is_empty() {
+            Vec::new()
+        } else {
+            let ctx = Ctx {
+                name: el.name,
+                ns: el.ns,
+                attrs: el.attrs,
+                quirks,
+                root: parent == NodeId::DOCUMENT,
+                child_index,
+                type_index,
+                of_before: &of_before,
+                rule_marks: &self.rule_marks,
+                stamp,
+            };
+            p.of_lists.iter().map(|l| inner_matches(l, &ctx, p)).collect()
+        };
+
+        // The element's own record.
+        let record = Record {
+            desc: StateSet::union(&parent_desc, &self.out_desc, &p.states),
+            child: (!self.out_child.is_empty()).then(|| Arc::new(StateSet::new(self.out_child.clone(), &p.states))),
+            siblings: Siblings::with_of(p.of_lists.len()),
+            foster: cursor_snapshot.map(Box::new),
+        };
+        self.records.insert(el.id.0, record);
+
+        // The parent's sibling cursor(s).
+        let plus = (!self.out_plus.is_empty()).then(|| Arc::new(StateSet::new(self.out_plus.clone(), &p.states)));
+        let needs_types = p.needs_type_counts;
+        let advance = |c: &mut Siblings, last: bool, tilde: &[u32]| {
+            c.children += 1;
+            if last {
+                c.last_plus = plus.clone();
+            }
+            if !tilde.is_empty() {
+                c.tilde = StateSet::union(&c.tilde, tilde, &p.states);
+            }
+            if needs_types {
+                *c.types.entry(type_key).or_insert(0) += 1;
+            }
+            for (n, hit) in c.of_counts.iter_mut().zip(&of_hits) {
+                *n += u32::from(*hit);
+            }
+        };
+        let mut fostered = false;
+        if let Some(c) = before.and_then(|b| self.records.get_mut(&b.0)).and_then(|r| r.foster.as_deref_mut()) {
+            advance(c, true, &self.out_tilde);
+            fostered = true;
+        }
+        if let Some(r) = self.records.get_mut(&parent.0) {
+            advance(&mut r.siblings, !fostered, &self.out_tilde);
+        }
+    }
+}
+
+impl Siblings {
+    fn with_of(n: usize) -> Siblings {
+        Siblings { of_counts: vec![0; n], ..Siblings::default() }
+    }
+}
+
+fn is_ascii_ws(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}')
+}
+
+fn attribute<'a>(ctx: &Ctx<'a>, lower: &str, exact: &str) -> Option<&'a str> {
+    attributes(ctx, lower, exact, false).next()
+}
+
+/// The values of the attributes named so (several only for `[*|name]`).
+fn attributes<'a, 'n>(
+    ctx: &Ctx<'a>,
+    lower: &'n str,
+    exact: &'n str,
+    any_namespace: bool,
+) -> impl Iterator<Item = &'a str> + use<'a, 'n> {
+    let html = ctx.ns == Namespace::Html;
+    ctx.attrs
+        .iter()
+        .filter(move |a| {
+            (any_namespace || a.namespace == AttrNamespace::None)
+                && if html { a.name == lower } else { a.name == exact }
+        })
+        .map(|a| a.value.as_str())
+}
+
+fn eq(a: &str, b: &str, ci: bool) -> bool {
+    if ci { a.eq_ignore_ascii_case(b) } else { a == b }
+}
+
+fn starts_with(v: &str, p: &str, ci: bool) -> bool {
+    v.len() >= p.len() && v.is_char_boundary(p.len()) && eq(&v[..p.len()], p, ci)
+}
+
+fn ends_with(v: &str, s: &str, ci: bool) -> bool {
+    v.len() >= s.len() && v.is_char_boundary(v.len() - s.len()) && eq(&v[v.len() - s.len()..], s, ci)
+}
+
+fn contains(v: &str, s: &str, ci: bool) -> bool {
+    if ci { v.to_ascii_lowercase().contains(&s.to_ascii_lowercase()) } else { v.contains(s) }
+}
+
+fn inner_matches(list: &InnerList, ctx: &Ctx<'_>, p: &Program) -> bool {
+    list.rules.iter().any(|&r| ctx.rule_marks[r as usize] == ctx.stamp)
+        || list.compounds.iter().any(|c| compound_matches(c, ctx, p))
+}
+
+fn compound_matches(c: &Compound, ctx: &Ctx<'_>, p: &Program) -> bool {
+    match c.ns {
+        NsTest::Any => {}
+        NsTest::Is(ns) if ns == ctx.ns => {}
+        NsTest::Is(_) | NsTest::Nothing => return false,
+    }
+    let html = ctx.ns == Namespace::Html;
+    if let Some((lower, exact)) = &c.name {
+        // spec (HTML, case-sensitivity of selectors): type selectors compare
+        // ASCII-lowercased for HTML elements, as written for the others.
+        if if html { ctx.name != lower } else { ctx.name != exact } {
+            return false;
+        }
+    }
+    c.tests.iter().all(|t| match t {
+        Test::Id(v) => attribute(ctx, "id", "id").is_some_and(|id| eq(id, v, ctx.quirks)),
+        Test::Class(v) => attribute(ctx, "class", "class")
+            .is_some_and(|cl| cl.split(is_ascii_ws).any(|w| !w.is_empty() && eq(w, v, ctx.quirks))),
+        Test::Attribute(a) => {
+            attributes(ctx, &a.lower, &a.exact, a.any_namespace).any(|value| attribute_matches(a, value, html))
+        }
+        Test::Root => ctx.root,
+        Test::NthChild(n, None) => n.matches(ctx.child_index),
+        Test::NthChild(n, Some(j)) => {
+            let j = *j as usize;
+            inner_matches(&p.of_lists[j], ctx, p) && n.matches(ctx.of_before[j] + 1)
+        }
+        Test::NthOfType(n) => n.matches(ctx.type_index),
+        Test::Not(l) => !inner_matches(l, ctx, p),
+        Test::Is(l) => inner_matches(l, ctx, p),
+    })
+}
+
+fn attribute_matches(a: &AttributeTest, value: &str, html: bool) -> bool {
+    let Some((op, want)) = &a.operation else { return true };
+    let ci = match a.case {
+        CaseFlag::AsciiCaseInsensitive => true,
+        CaseFlag::CaseSensitive => false,
+        CaseFlag::Default => a.listed && html,
+    };
+    match op {
+        AttributeOperator::Equals => eq(value, want, ci),
+        AttributeOperator::Includes => {
+            !want.is_empty() && !want.contains(is_ascii_ws) && value.split(is_ascii_ws).any(|w| eq(w, want, ci))
+        }
+        AttributeOperator::DashMatch => {
+            eq(value, want, ci) || (starts_with(value, want, ci) && value[want.len()..].starts_with('-'))
+        }
+        AttributeOperator::Prefix => !want.is_empty() && starts_with(value, want, ci),
+        AttributeOperator::Suffix => !want.is_empty() && ends_with(value, want, ci),
+        AttributeOperator::Substring => !want.is_empty() && contains(value, want, ci),
+    }
+}
