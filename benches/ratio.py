@@ -17,6 +17,7 @@ CRITERION_DIR defaults to `$CARGO_TARGET_DIR/criterion`, else `target/criterion`
 """
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -46,6 +47,14 @@ def mb_per_s(nbytes, median_ns):
     return nbytes / median_ns * 1e3
 
 
+def chunk_bytes(name):
+    """`64KiB` → 65536, `1KiB` → 1024, `512` → 512 (unknown forms sort last)."""
+    for suffix, mult in (("MiB", 1 << 20), ("KiB", 1 << 10), ("", 1)):
+        if name.endswith(suffix) and name[: len(name) - len(suffix)].isdigit():
+            return int(name[: len(name) - len(suffix)]) * mult
+    return -1
+
+
 def throughput_table(rows):
     # rows: function "<engine>-<chunk>", value = page
     by_key = {}
@@ -53,26 +62,24 @@ def throughput_table(rows):
         engine, _, chunk = function.partition("-")
         by_key.setdefault((page, chunk), {})[engine] = (nbytes, median)
     out = ["| page | bytes | chunk | htrewrite MB/s | lol_html MB/s | ratio |", "|---|---:|---|---:|---:|---:|"]
-    ratios = []
-    for (page, chunk), engines in sorted(by_key.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    ratios = {}
+    for (page, chunk), engines in sorted(by_key.items(), key=lambda kv: (-chunk_bytes(kv[0][1]), kv[0][0])):
         h, l = engines.get("htrewrite"), engines.get("lol_html")
         nbytes = (h or l)[0]
         hs = f"{mb_per_s(*h):.0f}" if h else "—"
         ls = f"{mb_per_s(*l):.0f}" if l else "—"
         if h and l:
             ratio = l[1] / h[1]
-            ratios.append(ratio)
+            ratios.setdefault(chunk, []).append(ratio)
             rs = f"{ratio:.2f}×"
         else:
             rs = "—"
         out.append(f"| {page} | {nbytes:,} | {chunk} | {hs} | {ls} | {rs} |")
-    if ratios:
-        geo = 1.0
-        for r in ratios:
-            geo *= r
-        geo **= 1 / len(ratios)
-        out.append(f"\nGeometric mean of the ratios: {geo:.2f}× over {len(ratios)} page/chunk pairs "
-                   f"(lowest {min(ratios):.2f}×).")
+    out.append("")
+    for chunk, rs in sorted(ratios.items(), key=lambda kv: -chunk_bytes(kv[0])):
+        geo = math.exp(sum(math.log(r) for r in rs) / len(rs))
+        out.append(f"{chunk} chunks: geometric mean of the ratios {geo:.2f}× over {len(rs)} workloads "
+                   f"(lowest {min(rs):.2f}×, highest {max(rs):.2f}×).  ")
     return "\n".join(out)
 
 
