@@ -14,20 +14,19 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, TokenSink, Tokenizer, text_mode_for_tag};
+use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+use htrewrite_tokenizer::{Feedback, ParseError, Token, TokenKind, TokenSink, Tokenizer};
 
 /// How many characters of text, comments and attribute values are shown.
 const SHOW: usize = 60;
 
-/// A [`TokenSink`] that prints tokens and answers with the by-tag-name text
-/// mode (what [`htrewrite_tokenizer::TagNamePolicy`] does), plus a rough
-/// notion of foreign content: inside `<svg>`/`<math>` no text mode applies and
-/// `<![CDATA[` opens a CDATA section. The rewriter asks the tree-builder
-/// shadow instead, which gets every case right.
+/// A [`TokenSink`] that prints tokens and answers the tokenizer with the
+/// tree-builder shadow's feedback, as the rewriter does: which text mode
+/// follows a start tag (`<title>` is RCDATA in HTML, not inside `<svg>`), and
+/// whether `<![CDATA[` opens a CDATA section (only in foreign content).
 struct Printer<W: Write> {
     out: W,
-    /// How many `<svg>`/`<math>` elements are open.
-    foreign_depth: usize,
+    shadow: Shadow,
     /// The first write error; the caller stops feeding once there is one.
     failed: Option<std::io::Error>,
 }
@@ -86,21 +85,7 @@ impl<W: Write> TokenSink for Printer<W> {
         if self.failed.is_none() {
             self.failed = self.print(token).err();
         }
-        let name = token.tag_name();
-        let foreign = name == "svg" || name == "math";
-        let text_mode = match token.kind() {
-            TokenKind::StartTag if foreign && !token.is_self_closing() => {
-                self.foreign_depth += 1;
-                TextMode::Data
-            }
-            TokenKind::StartTag if self.foreign_depth == 0 => text_mode_for_tag(name.as_bytes(), true),
-            TokenKind::EndTag if foreign => {
-                self.foreign_depth = self.foreign_depth.saturating_sub(1);
-                TextMode::Data
-            }
-            _ => TextMode::Data,
-        };
-        Feedback { text_mode, cdata_allowed: self.foreign_depth > 0 }
+        self.shadow.process(token, &mut NoEvents)
     }
 
     fn parse_error(&mut self, error: ParseError) {
@@ -136,7 +121,8 @@ fn main() -> ExitCode {
 
 fn run(path: &std::ffi::OsStr) -> std::io::Result<()> {
     let mut file = File::open(path)?;
-    let mut sink = Printer { out: BufWriter::new(std::io::stdout().lock()), foreign_depth: 0, failed: None };
+    let shadow = Shadow::new(ShadowOptions::default());
+    let mut sink = Printer { out: BufWriter::new(std::io::stdout().lock()), shadow, failed: None };
     let mut tokenizer = Tokenizer::new();
     let mut chunk = vec![0u8; 4096];
     loop {
