@@ -550,11 +550,26 @@ impl Builder {
             }
             // spec: the stack: remove the formatting element, insert the new one just below the furthest block.
             s.event(Event::ElementClosed { id: fe.id, cause: CloseCause::AdoptionAgency { by } });
+            let new_entry = OpenElement::new(id, &fe.name, Namespace::Html, origin, fb_id, false);
+            if !removed.contains(&true) {
+                // The common case: a rotation of the segment fe..=fb, positions above unchanged.
+                let mut segment = Vec::with_capacity(fb_idx - fe_idx + 1);
+                for r in 1..=fb_idx - fe_idx {
+                    match replaced.get_mut(r).and_then(Option::take) {
+                        Some(new) => segment.push(new),
+                        None => segment.push(self.stack.get(fe_idx + r).clone()),
+                    }
+                }
+                segment.push(new_entry);
+                self.stack.rewrite_segment(fe_idx, segment);
+                continue;
+            }
             let mut tail = Vec::with_capacity(self.stack.len() - fe_idx);
             while self.stack.len() > fe_idx {
                 tail.push(self.stack.pop().expect("non-empty"));
             }
             tail.reverse();
+            let mut new_entry = Some(new_entry);
             for (r, e) in tail.into_iter().enumerate() {
                 if r == 0 {
                     continue;
@@ -571,7 +586,7 @@ impl Builder {
                 let is_fb = e.id == fb_id;
                 self.stack.push(e);
                 if is_fb {
-                    self.stack.push(OpenElement::new(id, &fe.name, Namespace::Html, origin, fb_id, false));
+                    self.stack.push(new_entry.take().expect("once"));
                 }
             }
         }

@@ -61,8 +61,13 @@
 //!   and the Noah's Ark clause use per-name and per-category indexes of the
 //!   stack and of the list, so deep nesting with stray end tags, 1e5 unclosed
 //!   formatting elements, 1e5 nested tables and deep SVG stay linear
-//!   (`adversarial_inputs_are_linear` in `src/tests.rs`). The adoption
-//!   agency algorithm costs O(elements above the formatting element) per run.
+//!   (`adversarial_inputs_are_linear` in `src/tests.rs`). An adoption agency
+//!   run that only rotates the formatting element past the furthest block
+//!   (the common case, e.g. `<b>` then 1e5 `<div>` then stray `</b>`s) costs
+//!   O(elements between them); a run that also removes elements from the
+//!   stack costs O(elements above the formatting element) — each such run
+//!   removes at least one element, but a crafted input can make this
+//!   quadratic (known limitation).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

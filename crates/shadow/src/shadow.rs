@@ -97,8 +97,9 @@ impl OpenElement {
 ///
 /// # Complexity
 /// Each token costs O(1) amortized plus the events it causes (and the
-/// bytes of its text), except the adoption agency algorithm, which costs
-/// O(elements above the formatting element) per run.
+/// bytes of its text), except adoption agency runs that remove elements from
+/// the middle of the stack, which cost O(elements above the formatting
+/// element) (see the crate's Guarantees).
 #[derive(Debug, Clone)]
 pub struct Shadow {
     b: Builder,

@@ -389,6 +389,12 @@ const ADVERSARIAL: &[(&str, Gen)] = &[
         v.extend((0..n).map(|_| T::E("g")));
         v
     }),
+    ("adoption-deep-divs-stray-formatting-end-tags", |n| {
+        let mut v = vec![T::S("b", vec![])];
+        v.extend((0..n).map(|_| T::S("div", vec![])));
+        v.extend((0..n).map(|_| T::E("b")));
+        v
+    }),
     ("many-a", |n| (0..n).map(|_| T::S("a", vec![])).collect()),
     ("many-nobr", |n| (0..n).map(|_| T::S("nobr", vec![])).collect()),
     ("deep-spans-in-select-options", |n| {
@@ -407,9 +413,16 @@ fn adversarial_inputs_are_linear() {
     for &(name, make) in ADVERSARIAL {
         let small = make(n);
         let large = make(16 * n);
-        let t1 = (0..3).map(|_| feed(&small)).min().expect("runs");
-        let t16 = (0..3).map(|_| feed(&large)).min().expect("runs");
         let floor = Duration::from_millis(2);
-        assert!(t16 <= (t1.max(floor)) * 64, "{name}: n={n} took {t1:?}, 16n took {t16:?}: not linear");
+        // A quadratic case fails every attempt; a busy machine rarely fails three.
+        let attempts: Vec<(Duration, Duration)> = (0..3)
+            .map(|_| {
+                let t1 = (0..3).map(|_| feed(&small)).min().expect("runs");
+                let t16 = (0..3).map(|_| feed(&large)).min().expect("runs");
+                (t1, t16)
+            })
+            .take_while(|&(t1, t16)| t16 > t1.max(floor) * 64)
+            .collect();
+        assert!(attempts.len() < 3, "{name}: n and 16n took {attempts:?}: not linear");
     }
 }
