@@ -92,6 +92,10 @@ pub struct Matcher {
     records: IdMap<Record>,
     pending: IdMap<Pending>,
     quirks: Option<bool>,
+    /// The `head` element: its record outlives its closing, because the
+    /// Standard pushes it back on the stack for `<style>`, `<script>`,
+    /// `<title>`, … after `</head>` ("after head" insertion mode).
+    head: Option<NodeId>,
     stamp: u32,
     rule_marks: Vec<u32>,
     public_marks: Vec<u32>,
@@ -174,6 +178,7 @@ impl Matcher {
             records,
             pending: IdMap::default(),
             quirks: None,
+            head: None,
             stamp: 0,
             candidates: Vec::new(),
             keys: Vec::new(),
@@ -274,7 +279,7 @@ impl Matcher {
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
     pub fn element_closed(&mut self, id: NodeId) {
-        if id != NodeId::DOCUMENT {
+        if id != NodeId::DOCUMENT && Some(id) != self.head {
             self.records.remove(&id.0);
             self.pending.remove(&id.0);
         }
@@ -303,6 +308,9 @@ impl Matcher {
         };
         let quirks = *self.quirks.get_or_insert(true);
         let is_html = el.ns == Namespace::Html;
+        if is_html && el.name == "head" && self.head.is_none() {
+            self.head = Some(el.id);
+        }
 
         // The element's keys.
         self.keys.clear();
