@@ -20,6 +20,17 @@ pub(crate) struct Context {
     pub cats: u16,
 }
 
+/// What the customizable `<select>` needs of an open `select` element.
+#[derive(Debug, Clone)]
+pub(crate) struct SelectState {
+    pub id: NodeId,
+    pub multiple: bool,
+    /// The first `selectedcontent` inserted while this select was the nearest one.
+    pub selectedcontent: Option<NodeId>,
+    /// The option whose selectedness is true.
+    pub selected: Option<NodeId>,
+}
+
 /// A sentinel id standing for the context element (never in the events).
 pub(crate) const CONTEXT_ID: NodeId = NodeId(u64::MAX);
 
@@ -58,6 +69,8 @@ pub(crate) struct Builder {
     pub stopped: bool,
     /// Processing the end-of-file token.
     pub at_eof: bool,
+    /// The open `select` elements' selectedness state (innermost last).
+    pub selects: Vec<SelectState>,
 }
 
 impl Builder {
@@ -90,6 +103,7 @@ impl Builder {
             started: false,
             stopped: false,
             at_eof: false,
+            selects: Vec::new(),
         }
     }
 
@@ -143,6 +157,59 @@ impl Builder {
     pub(crate) fn pop(&mut self, s: &mut dyn EventSink, cause: CloseCause) {
         if let Some(e) = self.stack.pop() {
             s.event(Event::ElementClosed { id: e.id, cause });
+            if e.ns == Namespace::Html && !self.selects.is_empty() {
+                self.popped_in_select(s, &e);
+            }
+        }
+    }
+
+    /// The state of the nearest open `select`, dropping those no longer open.
+    fn nearest_select(&mut self) -> Option<&mut SelectState> {
+        let top = self.stack.topmost(Namespace::Html, "select").map(|i| self.stack.get(i).id);
+        while self.selects.last().is_some_and(|st| self.stack.position(st.id).is_none()) {
+            self.selects.pop();
+        }
+        let top = top?;
+        self.selects.iter_mut().rev().find(|st| st.id == top)
+    }
+
+    /// Selectedness bookkeeping when an element is inserted (customizable `<select>`).
+    fn inserted_in_select(&mut self, name: &str, id: NodeId, attrs: &[ShadowAttr]) {
+        match name {
+            "select" => self.selects.push(SelectState {
+                id,
+                multiple: attrs.iter().any(|a| a.name == "multiple"),
+                selectedcontent: None,
+                selected: None,
+            }),
+            "selectedcontent" => {
+                if let Some(st) = self.nearest_select() {
+                    st.selectedcontent.get_or_insert(id);
+                }
+            }
+            "option" => {
+                let selected = attrs.iter().any(|a| a.name == "selected");
+                let disabled = attrs.iter().any(|a| a.name == "disabled");
+                if let Some(st) = self.nearest_select()
+                    && (selected || (st.selected.is_none() && !disabled))
+                {
+                    st.selected = Some(id);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// spec: "maybe clone an option into selectedcontent" when an option is popped.
+    fn popped_in_select(&mut self, s: &mut dyn EventSink, e: &OpenElement) {
+        if e.name() != "option" {
+            return;
+        }
+        if let Some(st) = self.nearest_select()
+            && let (false, Some(sc), Some(sel)) = (st.multiple, st.selectedcontent, st.selected)
+            && sel == e.id
+        {
+            s.clone_option_into_selectedcontent(e.id, sc);
         }
     }
 
@@ -262,6 +329,9 @@ impl Builder {
             });
         let parent = position.parent().unwrap_or(NodeId::DOCUMENT);
         self.stack.push(OpenElement::new(id, name, ns, origin, parent, annotation_xml_html));
+        if ns == Namespace::Html && matches!(name, "select" | "selectedcontent" | "option") {
+            self.inserted_in_select(name, id, attrs);
+        }
         id
     }
 

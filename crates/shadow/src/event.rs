@@ -408,6 +408,46 @@ pub enum Event<'a> {
 pub trait EventSink {
     /// Handles one event.
     fn event(&mut self, e: Event<'_>);
+
+    /// The DOM's [clone an option into a selectedcontent](https://html.spec.whatwg.org/multipage/form-elements.html#clone-an-option-into-a-selectedcontent):
+    /// replace all children of the `selectedcontent` element with deep
+    /// clones of the children of the `option` element, as the tree is now.
+    ///
+    /// Called when a selected `option` of a `select` that has an enabled
+    /// `selectedcontent` is popped off the stack of open elements (the
+    /// customizable `<select>` of 2025; whatwg/html#11764 runs it on every
+    /// pop, as the html5lib tests expect). It comes after the `option`'s
+    /// [`Event::ElementClosed`]. The default does nothing: consumers that do
+    /// not rebuild the tree can ignore it.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, NodeId, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// #[derive(Default)]
+    /// struct Clones(Vec<(NodeId, NodeId)>);
+    /// impl EventSink for Clones {
+    ///     fn event(&mut self, _: Event<'_>) {}
+    ///     fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
+    ///         self.0.push((option, selectedcontent));
+    ///     }
+    /// }
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let mut clones = Clones::default();
+    /// for name in ["select", "button", "selectedcontent"] {
+    ///     let t = TagToken::new(name, vec![]);
+    ///     shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut clones);
+    /// }
+    /// let end = TagToken::new("button", vec![]);
+    /// shadow.process_tree_token(TreeToken::EndTag(&end), Default::default(), &mut clones);
+    /// let option = TagToken::new("option", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&option), Default::default(), &mut clones);
+    /// shadow.process_tree_token(TreeToken::Text("X"), Default::default(), &mut clones);
+    /// shadow.finish(&mut clones);
+    /// assert_eq!(clones.0.len(), 1);
+    /// ```
+    fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
+        let _ = (option, selectedcontent);
+    }
 }
 
 impl<F: FnMut(Event<'_>)> EventSink for F {

@@ -47,9 +47,10 @@
 //! - **Exact**: rebuilt from the events alone, the tree equals html5lib's
 //!   expected tree on the tree-construction suite, documents and fragments,
 //!   scripting on and off (`tests/html5lib_tree.rs`; stale cases listed with
-//!   reasons in `tests/expected-differences.toml`). Known gap: the cloning of
-//!   a selected `option` into `selectedcontent` (a DOM operation, still being
-//!   specified in whatwg/html#11764) is not reported.
+//!   reasons in `tests/expected-differences.toml`). The cloning of a selected
+//!   `option` into `selectedcontent` (a DOM operation of the customizable
+//!   `<select>`) is reported through
+//!   [`EventSink::clone_option_into_selectedcontent`], not as an [`Event`].
 //! - **Chunking-independent**: the events do not depend on where the input is
 //!   cut (text merged); closing causes point at the token that caused them
 //!   (for text, its first non-whitespace character).

@@ -128,6 +128,10 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
     fn event(&mut self, e: Event<'_>) {
         self.0.event(e)
     }
+
+    fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
+        self.0.clone_option_into_selectedcontent(option, selectedcontent)
+    }
 }
 
 impl Shadow {
