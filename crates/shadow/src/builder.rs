@@ -159,6 +159,9 @@ impl Builder {
             s.event(Event::ElementClosed { id: e.id, cause });
             if e.ns == Namespace::Html && !self.selects.is_empty() {
                 self.popped_in_select(s, &e);
+                if e.name() == "select" && self.selects.last().is_some_and(|st| st.id == e.id) {
+                    self.selects.pop();
+                }
             }
         }
     }
@@ -176,12 +179,15 @@ impl Builder {
     /// Selectedness bookkeeping when an element is inserted (customizable `<select>`).
     fn inserted_in_select(&mut self, name: &str, id: NodeId, attrs: &[ShadowAttr]) {
         match name {
-            "select" => self.selects.push(SelectState {
-                id,
-                multiple: attrs.iter().any(|a| a.name == "multiple"),
-                selectedcontent: None,
-                selected: None,
-            }),
+            "select" => {
+                self.nearest_select();
+                self.selects.push(SelectState {
+                    id,
+                    multiple: attrs.iter().any(|a| a.name == "multiple"),
+                    selectedcontent: None,
+                    selected: None,
+                });
+            }
             "selectedcontent" => {
                 if let Some(st) = self.nearest_select() {
                     st.selectedcontent.get_or_insert(id);

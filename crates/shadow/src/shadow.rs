@@ -296,6 +296,22 @@ impl Shadow {
         self.b.stack.items()
     }
 
+    /// Whether the element `id` is on the stack of open elements (e.g. the
+    /// head or form element pointer, or an element a selector matched).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let body = TagToken::new("body", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&body), Default::default(), &mut NoEvents);
+    /// let head = shadow.head_element().unwrap();
+    /// assert!(!shadow.is_open(head)); // closed when <body> came
+    /// ```
+    pub fn is_open(&self, id: NodeId) -> bool {
+        self.b.stack.position(id).is_some()
+    }
+
     /// The current insertion mode.
     ///
     /// # Example
