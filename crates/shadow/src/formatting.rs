@@ -253,4 +253,23 @@ impl FormattingList {
             Entry::Marker | Entry::Dead => None,
         }
     }
+
+    /// Recomputes every index from the entries and compares (tests only).
+    #[cfg(test)]
+    pub(crate) fn check_invariants(&self) -> Result<(), String> {
+        let mut fresh = FormattingList::default();
+        for e in &self.entries {
+            fresh.push_entry(e.clone());
+        }
+        if fresh.by_name != self.by_name || fresh.by_sig != self.by_sig || fresh.pos_of != self.pos_of {
+            return Err("formatting list indexes differ".into());
+        }
+        if fresh.markers != self.markers || fresh.dead != self.dead {
+            return Err("formatting list markers or tombstone count differ".into());
+        }
+        if self.entries.last() == Some(&Entry::Dead) {
+            return Err("tombstone at the end".into());
+        }
+        Ok(())
+    }
 }

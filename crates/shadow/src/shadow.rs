@@ -102,7 +102,7 @@ impl OpenElement {
 /// element) (see the crate's Guarantees).
 #[derive(Debug, Clone)]
 pub struct Shadow {
-    b: Builder,
+    pub(crate) b: Builder,
 }
 
 /// The span of the first character after the leading whitespace of a text

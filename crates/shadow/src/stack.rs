@@ -259,4 +259,26 @@ impl Stack {
     pub(crate) fn contains_html(&self, name: &str) -> bool {
         self.topmost(Namespace::Html, name).is_some()
     }
+
+    /// Recomputes every index from the entries and compares (the slow,
+    /// obvious reference of the indexes; tests only).
+    #[cfg(test)]
+    pub(crate) fn check_invariants(&self) -> Result<(), String> {
+        let mut fresh = Stack::default();
+        for e in &self.items {
+            fresh.push(e.clone());
+        }
+        for n in 0..3 {
+            if fresh.by_name[n] != self.by_name[n] {
+                return Err(format!("by_name[{n}]: {:?} != {:?}", self.by_name[n], fresh.by_name[n]));
+            }
+        }
+        if fresh.by_cat != self.by_cat {
+            return Err(format!("by_cat: {:?} != {:?}", self.by_cat, fresh.by_cat));
+        }
+        if fresh.pos_of != self.pos_of {
+            return Err("pos_of differs".into());
+        }
+        Ok(())
+    }
 }

@@ -426,3 +426,148 @@ fn adversarial_inputs_are_linear() {
         assert!(attempts.len() < 3, "{name}: n and 16n took {attempts:?}: not linear");
     }
 }
+
+// ----- robustness: random tag soup -----
+
+const VOCABULARY: &[&str] = &[
+    "html",
+    "head",
+    "body",
+    "p",
+    "div",
+    "span",
+    "a",
+    "b",
+    "i",
+    "nobr",
+    "font",
+    "table",
+    "tbody",
+    "tr",
+    "td",
+    "th",
+    "caption",
+    "col",
+    "colgroup",
+    "select",
+    "option",
+    "optgroup",
+    "hr",
+    "input",
+    "button",
+    "li",
+    "ul",
+    "dd",
+    "dt",
+    "svg",
+    "math",
+    "mi",
+    "annotation-xml",
+    "foreignobject",
+    "desc",
+    "title",
+    "template",
+    "form",
+    "frameset",
+    "frame",
+    "noscript",
+    "style",
+    "script",
+    "textarea",
+    "pre",
+    "plaintext",
+    "h1",
+    "h2",
+    "br",
+    "image",
+    "marquee",
+    "object",
+    "applet",
+    "ruby",
+    "rt",
+    "rp",
+    "selectedcontent",
+    "iframe",
+    "xmp",
+    "noframes",
+    "head",
+    "meta",
+    "keygen",
+    "g",
+];
+
+#[test]
+fn random_tag_soup_keeps_events_consistent() {
+    random_soup(VOCABULARY, 0x5eed_1234_abcd_0001);
+}
+
+/// Formatting elements among blocks: the adoption agency's territory.
+#[test]
+fn random_formatting_soup_keeps_events_consistent() {
+    random_soup(&["a", "b", "i", "b", "i", "nobr", "div", "p", "span", "table", "td", "li", "address"], 0xada9_7105);
+}
+
+fn random_soup(vocabulary: &[&str], seed: u64) {
+    use std::collections::HashMap;
+    let mut seed = seed;
+    let mut next = move |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((seed >> 33) as usize) % n
+    };
+    for case in 0..3000 {
+        let mut html = String::new();
+        for _ in 0..next(200) + 1 {
+            let name = vocabulary[next(vocabulary.len())];
+            match next(6) {
+                0 | 1 => html.push_str(&format!("<{name}>")),
+                2 => html.push_str(&format!("</{name}>")),
+                3 => html.push_str(&format!("<{name} id={} color=red encoding=text/html selected>", next(3))),
+                4 => html.push_str(["x", " ", "\0", "\n", "<!--c-->", "<?pi x>", "<![CDATA[d]]>"][next(7)]),
+                _ => html.push_str(&format!("<{name}/>")),
+            }
+        }
+        for scripting in [true, false] {
+            check_indexes(&html, scripting);
+            let tap = run(&html, scripting);
+            let (shadow, events) = tap.inner.into_parts();
+            assert!(shadow.open_elements().is_empty(), "case {case} {html:?}: stack not empty at the end");
+            let mut open: HashMap<crate::NodeId, usize> = HashMap::new();
+            for e in &events {
+                match e {
+                    OwnedEvent::ElementOpened { id, .. } => {
+                        assert!(open.insert(*id, 0).is_none(), "case {case} {html:?}: {id:?} opened twice");
+                    }
+                    OwnedEvent::ElementClosed { id, .. } => {
+                        let n = open.get_mut(id).unwrap_or_else(|| panic!("case {case} {html:?}: {id:?} unknown"));
+                        *n += 1;
+                    }
+                    _ => {}
+                }
+            }
+            // Every element is closed exactly once (the adoption agency's clones included).
+            for (id, n) in &open {
+                assert_eq!(*n, 1, "case {case} {html:?}: {id:?} closed {n} times");
+            }
+        }
+    }
+}
+
+/// Feeds `html` and, after every token, compares the stack's and the list's
+/// indexes with a recomputation from scratch.
+fn check_indexes(html: &str, scripting: bool) {
+    struct Check(Shadow, String);
+    impl TokenSink for Check {
+        fn token(&mut self, token: &Token<'_>) -> Feedback {
+            let f = self.0.process(token, &mut NoEvents);
+            let raw = String::from_utf8_lossy(token.raw());
+            if let Err(e) = self.0.b.stack.check_invariants().and_then(|()| self.0.b.fmt.check_invariants()) {
+                panic!("{:?}: after {raw:?}: {e}", self.1);
+            }
+            f
+        }
+    }
+    let mut sink = Check(Shadow::new(ShadowOptions { scripting, ..ShadowOptions::default() }), html.to_owned());
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(html.as_bytes(), &mut sink);
+    tokenizer.finish(&mut sink);
+}
