@@ -479,57 +479,96 @@ impl EventSink for NoEvents {
 /// assert_eq!(e, OwnedEvent::ElementClosed { id: NodeId(2), cause: CloseCause::Eof });
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)]
 pub enum OwnedEvent {
+    /// [`Event::Doctype`].
     Doctype {
+        /// The name.
         name: Option<String>,
+        /// The public identifier.
         public_id: Option<String>,
+        /// The system identifier.
         system_id: Option<String>,
+        /// The quirks mode selected.
         quirks: QuirksMode,
     },
+    /// [`Event::ElementOpened`].
     ElementOpened {
+        /// Its id.
         id: NodeId,
+        /// The adjusted local name.
         name: String,
+        /// Its namespace.
         ns: Namespace,
+        /// Its attributes.
         attrs: Vec<ShadowAttr>,
+        /// Where it came from.
         origin: Origin,
+        /// Where it was inserted.
         position: Position,
+        /// Whether the self-closing flag was acknowledged.
         self_closing: bool,
     },
+    /// [`Event::ElementClosed`].
     ElementClosed {
+        /// The element.
         id: NodeId,
+        /// Why.
         cause: CloseCause,
     },
+    /// [`Event::Text`].
     Text {
+        /// Where.
         position: Position,
+        /// The characters.
         text: String,
     },
+    /// [`Event::Comment`].
     Comment {
+        /// Where.
         position: Position,
+        /// Its data.
         data: String,
     },
+    /// [`Event::ProcessingInstruction`].
     ProcessingInstruction {
+        /// Where.
         position: Position,
+        /// Its target.
         target: String,
+        /// Its data.
         data: String,
     },
+    /// [`Event::NodeMoved`].
     NodeMoved {
+        /// The element.
         id: NodeId,
+        /// Its new place.
         to: Position,
     },
+    /// [`Event::ChildrenMoved`].
     ChildrenMoved {
+        /// The old parent.
         from: NodeId,
+        /// The new parent.
         to: NodeId,
     },
+    /// [`Event::NodeRemoved`].
     NodeRemoved {
+        /// The element.
         id: NodeId,
     },
+    /// [`Event::AttributesAdded`].
     AttributesAdded {
+        /// The `html` or `body` element.
         id: NodeId,
+        /// The new attributes.
         attrs: Vec<ShadowAttr>,
     },
+    /// [`Event::Ignored`].
     Ignored {
+        /// Why.
         reason: &'static str,
+        /// The token's span.
         span: Span,
     },
 }
