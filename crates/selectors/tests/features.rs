@@ -333,6 +333,7 @@ fn main() {
         let want: Vec<Vec<u32>> = vec![vec![3], vec![3], vec![3], vec![0, 1, 2, 3], vec![2, 3]];
         if got == want { Ok(()) } else { Err(format!("got {got:?}, want {want:?}").into()) }
     }));
+    trials.push(Trial::test("roundtrip::proptest", roundtrip_proptest));
     for (name, shape) in ADVERSARIAL {
         trials.push(Trial::test(format!("adversarial::{name}"), move || adversarial(shape)));
     }
@@ -503,4 +504,53 @@ fn adversarial(shape: &Shape) -> Result<(), Failed> {
         return Err(format!("state grew past the open elements: {r1} then {r4}").into());
     }
     Ok(())
+}
+
+/// Random selector lists from the supported grammar: parse → display →
+/// parse → display is stable, and the first display already is canonical.
+fn roundtrip_proptest() -> Result<(), Failed> {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let types = prop::sample::select(vec!["", "a", "DIV", "svg|rect", "*|*", "*", "|p", "foreignObject", "math|*"]);
+    let simple = prop::sample::select(vec![
+        ".c",
+        "#i",
+        "[a]",
+        "[a=\"v\" i]",
+        "[b~=w]",
+        "[c|=x s]",
+        ":first-child",
+        ":root",
+        ":nth-child(2n+1)",
+        ":nth-of-type(-n+3)",
+        ":not(p > q)",
+        ":is(a, .b)",
+        ":where(c d)",
+        ":nth-child(odd of .x)",
+        ".\\31 x",
+        "[d^='q\"r']",
+        "[*|e$=f]",
+        ":first-of-type",
+        ":nth-child( -2n - 1 )",
+        ":not(:is(x ~ y, z))",
+    ]);
+    let compound = (types, prop::collection::vec(simple, 0..3)).prop_map(|(t, s)| {
+        let c = format!("{t}{}", s.concat());
+        if c.is_empty() { "*".to_owned() } else { c }
+    });
+    let combinator = prop::sample::select(vec![" ", " > ", " + ", " ~ ", ">", "~", "  +"]);
+    let complex = (compound.clone(), prop::collection::vec((combinator, compound), 0..3))
+        .prop_map(|(first, rest)| rest.into_iter().fold(first, |acc, (c, x)| format!("{acc}{c}{x}")));
+    let list = prop::collection::vec(complex, 1..3).prop_map(|v| v.join(" , "));
+    let mut runner = TestRunner::new(Config { cases: 1000, failure_persistence: None, ..Config::default() });
+    runner
+        .run(&list, |text| {
+            let once =
+                SelectorList::parse(&text).map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?.to_string();
+            let twice =
+                SelectorList::parse(&once).map_err(|e| TestCaseError::fail(format!("{once:?}: {e}")))?.to_string();
+            prop_assert_eq!(&once, &twice, "from {:?}", text);
+            Ok(())
+        })
+        .map_err(|e| format!("{e}").into())
 }
