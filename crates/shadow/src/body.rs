@@ -157,7 +157,7 @@ impl Builder {
                 self.text_mode = Some(TextMode::Plaintext);
             }
             "button" => {
-                if self.has_in_scope("button") {
+                if self.has_element_in_scope("button") {
                     self.generate_implied_end_tags(s, None);
                     let c = self.implied();
                     self.pop_until_html(s, "button", c);
@@ -192,7 +192,7 @@ impl Builder {
             }
             "nobr" => {
                 self.reconstruct_active_formatting_elements(s);
-                if self.has_in_scope("nobr") {
+                if self.has_element_in_scope("nobr") {
                     // spec: the adoption agency's step 4.3 ("act as any other end tag") applies here too.
                     if !self.adoption_agency(s, "nobr", false) {
                         let c = self.implied();
@@ -227,7 +227,7 @@ impl Builder {
                 if self.in_select_fragment() {
                     return self.ignore(s, "<input> in a select fragment");
                 }
-                if self.has_in_scope("select") {
+                if self.has_element_in_scope("select") {
                     let c = self.implied();
                     self.pop_until_html(s, "select", c);
                 }
@@ -240,7 +240,7 @@ impl Builder {
             "param" | "source" | "track" => self.insert_void_html_element(s, t),
             "hr" => {
                 self.close_p_if_in_button_scope(s);
-                if self.has_in_scope("select") {
+                if self.has_element_in_scope("select") {
                     self.generate_implied_end_tags(s, None);
                 }
                 self.insert_void_html_element(s, t);
@@ -274,7 +274,7 @@ impl Builder {
                 if self.in_select_fragment() {
                     return self.ignore(s, "<select> in a select fragment");
                 }
-                if self.has_in_scope("select") {
+                if self.has_element_in_scope("select") {
                     self.ignore(s, "nested <select>");
                     let c = self.implied();
                     self.pop_until_html(s, "select", c);
@@ -285,7 +285,7 @@ impl Builder {
                 self.frameset_ok = false;
             }
             "option" => {
-                if self.has_in_scope("select") {
+                if self.has_element_in_scope("select") {
                     self.generate_implied_end_tags(s, Some("optgroup"));
                 } else if self.current_is("option") {
                     let c = self.implied();
@@ -295,7 +295,7 @@ impl Builder {
                 self.insert_html_element(s, t);
             }
             "optgroup" => {
-                if self.has_in_scope("select") {
+                if self.has_element_in_scope("select") {
                     self.generate_implied_end_tags(s, None);
                 } else if self.current_is("option") {
                     let c = self.implied();
@@ -305,13 +305,13 @@ impl Builder {
                 self.insert_html_element(s, t);
             }
             "rb" | "rtc" => {
-                if self.has_in_scope("ruby") {
+                if self.has_element_in_scope("ruby") {
                     self.generate_implied_end_tags(s, None);
                 }
                 self.insert_html_element(s, t);
             }
             "rp" | "rt" => {
-                if self.has_in_scope("ruby") {
+                if self.has_element_in_scope("ruby") {
                     self.generate_implied_end_tags(s, Some("rtc"));
                 }
                 self.insert_html_element(s, t);
@@ -342,7 +342,7 @@ impl Builder {
         match name {
             "template" => self.in_head(Tok::End(t), s),
             "body" | "html" => {
-                if !self.has_in_scope("body") {
+                if !self.has_element_in_scope("body") {
                     return self.ignore(s, "no body in scope");
                 }
                 self.mode = InsertionMode::AfterBody;
@@ -353,7 +353,7 @@ impl Builder {
             "address" | "article" | "aside" | "blockquote" | "button" | "center" | "details" | "dialog" | "dir"
             | "div" | "dl" | "fieldset" | "figcaption" | "figure" | "footer" | "header" | "hgroup" | "listing"
             | "main" | "menu" | "nav" | "ol" | "pre" | "search" | "section" | "select" | "summary" | "ul" => {
-                if !self.has_in_scope(name) {
+                if !self.has_element_in_scope(name) {
                     return self.ignore(s, "end tag not in scope");
                 }
                 self.generate_implied_end_tags(s, None);
@@ -372,7 +372,7 @@ impl Builder {
                     let e = self.stack.remove_at(i);
                     s.event(Event::ElementClosed { id: e.id, cause: end });
                 } else {
-                    if !self.has_in_scope("form") {
+                    if !self.has_element_in_scope("form") {
                         return self.ignore(s, "form not in scope");
                     }
                     self.generate_implied_end_tags(s, None);
@@ -380,7 +380,7 @@ impl Builder {
                 }
             }
             "p" => {
-                if !self.has_in_button_scope("p") {
+                if !self.has_element_in_button_scope("p") {
                     let p = TagToken { name: "p".into(), attrs: Vec::new(), self_closing: false, span: t.span };
                     self.insert_html_element_with(s, &p, Origin::Implied, false);
                     self.pop(s, CloseCause::Immediate { span: t.span });
@@ -389,14 +389,14 @@ impl Builder {
                 self.close_p_element(s, end);
             }
             "li" => {
-                if !self.has_in_list_item_scope("li") {
+                if !self.has_element_in_list_item_scope("li") {
                     return self.ignore(s, "no li in scope");
                 }
                 self.generate_implied_end_tags(s, Some("li"));
                 self.pop_until_html(s, "li", end);
             }
             "dd" | "dt" => {
-                if !self.has_in_scope(name) {
+                if !self.has_element_in_scope(name) {
                     return self.ignore(s, "end tag not in scope");
                 }
                 self.generate_implied_end_tags(s, Some(name));
@@ -416,7 +416,7 @@ impl Builder {
                 }
             }
             "applet" | "marquee" | "object" => {
-                if !self.has_in_scope(name) {
+                if !self.has_element_in_scope(name) {
                     return self.ignore(s, "end tag not in scope");
                 }
                 self.generate_implied_end_tags(s, None);

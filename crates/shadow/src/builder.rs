@@ -260,19 +260,24 @@ impl Builder {
         self.stack.current().map(|e| (e.ns, e.name(), e.cats))
     }
 
-    pub(crate) fn has_in_scope(&self, name: &str) -> bool {
+    /// [Has an element in scope](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-scope)
+    /// (HTML element `name`), O(1).
+    pub(crate) fn has_element_in_scope(&self, name: &str) -> bool {
         self.stack.has_in_scope_of(&[name], cat::SCOPE)
     }
 
-    pub(crate) fn has_in_button_scope(&self, name: &str) -> bool {
+    /// [Has an element in button scope](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-button-scope), O(1).
+    pub(crate) fn has_element_in_button_scope(&self, name: &str) -> bool {
         self.stack.has_in_scope_of(&[name], cat::BUTTON_SCOPE)
     }
 
-    pub(crate) fn has_in_list_item_scope(&self, name: &str) -> bool {
+    /// [Has an element in list item scope](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-list-item-scope), O(1).
+    pub(crate) fn has_element_in_list_item_scope(&self, name: &str) -> bool {
         self.stack.has_in_scope_of(&[name], cat::LIST_ITEM_SCOPE)
     }
 
-    pub(crate) fn has_in_table_scope(&self, name: &str) -> bool {
+    /// [Has an element in table scope](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-table-scope), O(1).
+    pub(crate) fn has_element_in_table_scope(&self, name: &str) -> bool {
         self.stack.has_in_scope_of(&[name], cat::TABLE_SCOPE)
     }
 
@@ -448,7 +453,7 @@ impl Builder {
 
     /// Closes a `p` element if one is in button scope (the step many start tags begin with).
     pub(crate) fn close_p_if_in_button_scope(&mut self, s: &mut dyn EventSink) {
-        if self.has_in_button_scope("p") {
+        if self.has_element_in_button_scope("p") {
             let c = self.implied();
             self.close_p_element(s, c);
         }

@@ -119,7 +119,9 @@ impl Stack {
         let map = &mut self.by_name[ns_index(e.ns)];
         if let Some(v) = map.get_mut(&*k) {
             v.pop();
-            if v.is_empty() {
+            // Keep a few hundred empty entries (the common tag names) to spare
+            // allocations; drop the rest so memory stays O(stack).
+            if v.is_empty() && map.len() > 256 {
                 map.remove(&*k);
             }
         }
@@ -269,7 +271,9 @@ impl Stack {
             fresh.push(e.clone());
         }
         for n in 0..3 {
-            if fresh.by_name[n] != self.by_name[n] {
+            let live: HashMap<Box<str>, Vec<u32>> =
+                self.by_name[n].iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())).collect();
+            if fresh.by_name[n] != live {
                 return Err(format!("by_name[{n}]: {:?} != {:?}", self.by_name[n], fresh.by_name[n]));
             }
         }

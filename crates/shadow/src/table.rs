@@ -137,7 +137,7 @@ impl Builder {
                     self.by_mode(self.mode, tok, s);
                 }
                 "table" => {
-                    if !self.has_in_table_scope("table") {
+                    if !self.has_element_in_table_scope("table") {
                         return self.ignore(s, "<table> in table");
                     }
                     let c = self.implied();
@@ -161,7 +161,7 @@ impl Builder {
             },
             Tok::End(t) => match &*t.name {
                 "table" => {
-                    if !self.has_in_table_scope("table") {
+                    if !self.has_element_in_table_scope("table") {
                         return self.ignore(s, "</table> without table in scope");
                     }
                     self.pop_until_html(s, "table", CloseCause::EndTag { span: t.span });
@@ -193,7 +193,7 @@ impl Builder {
         };
         match tok {
             Tok::End(t) if t.name == "caption" => {
-                if !self.has_in_table_scope("caption") {
+                if !self.has_element_in_table_scope("caption") {
                     return self.ignore(s, "</caption> without caption");
                 }
                 self.generate_implied_end_tags(s, None);
@@ -202,7 +202,7 @@ impl Builder {
                 self.mode = InsertionMode::InTable;
             }
             _ if closes => {
-                if !self.has_in_table_scope("caption") {
+                if !self.has_element_in_table_scope("caption") {
                     return self.ignore(s, "table tag without caption");
                 }
                 self.generate_implied_end_tags(s, None);
@@ -271,7 +271,7 @@ impl Builder {
                 self.by_mode(self.mode, tok, s);
             }
             Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
-                if !self.has_in_table_scope(&t.name) {
+                if !self.has_element_in_table_scope(&t.name) {
                     return self.ignore(s, "table section end tag not in scope");
                 }
                 self.clear_stack_back_to_table_body_context(s);
@@ -313,7 +313,7 @@ impl Builder {
                 self.fmt.push_marker();
             }
             Tok::End(t) if t.name == "tr" => {
-                if !self.has_in_table_scope("tr") {
+                if !self.has_element_in_table_scope("tr") {
                     return self.ignore(s, "</tr> without tr");
                 }
                 self.clear_stack_back_to_table_row_context(s);
@@ -327,7 +327,7 @@ impl Builder {
             }
             Tok::End(t) if t.name == "table" => self.row_close_and_reprocess(tok, s),
             Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
-                if !self.has_in_table_scope(&t.name) {
+                if !self.has_element_in_table_scope(&t.name) {
                     return self.ignore(s, "table section end tag not in scope");
                 }
                 self.row_close_and_reprocess(tok, s)
@@ -340,7 +340,7 @@ impl Builder {
     }
 
     fn row_close_and_reprocess(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
-        if !self.has_in_table_scope("tr") {
+        if !self.has_element_in_table_scope("tr") {
             return self.ignore(s, "no tr in table scope");
         }
         self.clear_stack_back_to_table_row_context(s);
@@ -362,7 +362,7 @@ impl Builder {
     pub(crate) fn in_cell(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
         match tok {
             Tok::End(t) if matches!(&*t.name, "td" | "th") => {
-                if !self.has_in_table_scope(&t.name) {
+                if !self.has_element_in_table_scope(&t.name) {
                     return self.ignore(s, "cell end tag not in scope");
                 }
                 self.generate_implied_end_tags(s, None);
@@ -386,7 +386,7 @@ impl Builder {
                 self.ignore(s, "end tag in cell")
             }
             Tok::End(t) if matches!(&*t.name, "table" | "tbody" | "tfoot" | "thead" | "tr") => {
-                if !self.has_in_table_scope(&t.name) {
+                if !self.has_element_in_table_scope(&t.name) {
                     return self.ignore(s, "end tag not in table scope");
                 }
                 self.close_the_cell(s);
