@@ -108,8 +108,20 @@ pub struct Shadow {
 /// The span of the first character after the leading whitespace of a text
 /// run's raw bytes: the character token that implies closings (the only
 /// character of a run that can), independent of where the input was cut.
-fn first_non_ws_char(raw: &[u8], start: u64) -> Span {
-    let ws = raw.iter().take_while(|&&b| matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')).count();
+/// With `refs` (data and RCDATA text), character references that stand for
+/// whitespace (`&#32;`, `&Tab;`, …) count as whitespace, as they do once decoded.
+fn first_non_ws_char(raw: &[u8], start: u64, refs: bool) -> Span {
+    let mut ws = 0;
+    loop {
+        match raw.get(ws) {
+            Some(b'\t' | b'\n' | 0x0C | b'\r' | b' ') => ws += 1,
+            Some(b'&') if refs => match whitespace_reference_len(&raw[ws..]) {
+                Some(n) => ws += n,
+                None => break,
+            },
+            _ => break,
+        }
+    }
     let len = match raw.get(ws) {
         None => 0,
         Some(&b) if b < 0x80 => 1,
@@ -119,6 +131,35 @@ fn first_non_ws_char(raw: &[u8], start: u64) -> Span {
     };
     let len = len.min(raw.len() - ws);
     Span::new(start + ws as u64, start + (ws + len) as u64)
+}
+
+/// The length of a character reference at the start of `s` that decodes to
+/// tree-construction whitespace, if it is one.
+fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
+    for named in [&b"&Tab;"[..], b"&NewLine;"] {
+        if s.starts_with(named) {
+            return Some(named.len());
+        }
+    }
+    let rest = s.strip_prefix(b"&#")?;
+    let (hex, digits) = match rest.first() {
+        Some(b'x' | b'X') => (true, &rest[1..]),
+        _ => (false, rest),
+    };
+    let n = digits.iter().take_while(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() }).count();
+    if n == 0 {
+        return None;
+    }
+    let mut value: u32 = 0;
+    for &b in &digits[..n] {
+        let d = (b as char).to_digit(if hex { 16 } else { 10 }).expect("digit");
+        value = value.saturating_mul(if hex { 16 } else { 10 }).saturating_add(d);
+    }
+    if !matches!(value, 0x09 | 0x0A | 0x0C | 0x0D | 0x20) {
+        return None;
+    }
+    let semicolon = usize::from(digits.get(n) == Some(&b';'));
+    Some(2 + usize::from(hex) + n + semicolon)
 }
 
 /// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`.
@@ -170,9 +211,10 @@ impl Shadow {
         let span = token.span();
         let s = &mut Dyn(sink);
         match token.kind() {
-            TokenKind::Text(_) => {
+            TokenKind::Text(mode) => {
                 let text = token.text().unwrap_or_default();
-                self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start), s)
+                let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
+                self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s)
             }
             TokenKind::StartTag => {
                 let mut attrs: Vec<ShadowAttr> = Vec::new();

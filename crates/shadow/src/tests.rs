@@ -689,3 +689,27 @@ fn compare_with_naive_walks(shadow: &Shadow) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[test]
+fn closing_cause_of_text_ignores_whitespace_references() {
+    // "in head": the first non-whitespace character closes head, wherever the text is cut.
+    let html = "<head>&#32;&Tab;x";
+    let whole = run(html, true).inner.into_parts().1;
+    let closes = |events: &[OwnedEvent]| -> Vec<CloseCause> {
+        events
+            .iter()
+            .filter_map(|e| if let OwnedEvent::ElementClosed { cause, .. } = e { Some(*cause) } else { None })
+            .collect()
+    };
+    assert!(closes(&whole).contains(&CloseCause::Implied { by: Span::new(16, 17) }), "{whole:?}");
+    for cut in 6..html.len() {
+        let shadow = Shadow::new(ShadowOptions::default());
+        let mut tap = Tap { inner: ShadowSink::new(shadow, Vec::new()), stacks: Vec::new(), modes: Vec::new() };
+        let mut tokenizer = Tokenizer::new();
+        tokenizer.feed(&html.as_bytes()[..cut], &mut tap);
+        tokenizer.feed(&html.as_bytes()[cut..], &mut tap);
+        tokenizer.finish(&mut tap);
+        tap.inner.finish();
+        assert_eq!(closes(&tap.inner.into_parts().1), closes(&whole), "cut at {cut}");
+    }
+}
