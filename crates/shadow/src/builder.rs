@@ -71,6 +71,10 @@ pub(crate) struct Builder {
     pub at_eof: bool,
     /// The open `select` elements' selectedness state (innermost last).
     pub selects: Vec<SelectState>,
+    /// The document's "allow declarative shadow roots".
+    pub declarative_shadow_roots: bool,
+    /// Open elements that are declarative shadow hosts, with their root's mode (`true`: open).
+    pub shadow_hosts: Vec<(NodeId, bool)>,
 }
 
 impl Builder {
@@ -104,6 +108,8 @@ impl Builder {
             stopped: false,
             at_eof: false,
             selects: Vec::new(),
+            declarative_shadow_roots: false,
+            shadow_hosts: Vec::new(),
         }
     }
 

@@ -448,6 +448,40 @@ pub trait EventSink {
     fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
         let _ = (option, selectedcontent);
     }
+
+    /// A [declarative shadow root](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inhead)
+    /// was attached to `host` (only with
+    /// [`ShadowOptions::declarative_shadow_roots`](crate::ShadowOptions::declarative_shadow_roots)):
+    /// the `template` element, whose [`Event::ElementOpened`] just came with
+    /// [`Position::Detached`], is not inserted anywhere; its template contents
+    /// *are* `host`'s shadow root, so everything later inserted with
+    /// [`Position::AppendToTemplateContents`] for it goes into the shadow root.
+    /// When `host` already had a declarative shadow root of the same mode, that
+    /// root is reused and its children are removed first.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, NodeId, Shadow, ShadowAttr, ShadowOptions, TagToken, TreeToken};
+    /// #[derive(Default)]
+    /// struct Roots(Vec<(NodeId, NodeId)>);
+    /// impl EventSink for Roots {
+    ///     fn event(&mut self, _: Event<'_>) {}
+    ///     fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
+    ///         self.0.push((host, template));
+    ///     }
+    /// }
+    /// let o = ShadowOptions { declarative_shadow_roots: true, ..ShadowOptions::default() };
+    /// let mut shadow = Shadow::new(o);
+    /// let mut roots = Roots::default();
+    /// let div = TagToken::new("div", vec![]);
+    /// let template = TagToken::new("template", vec![ShadowAttr::new("shadowrootmode", "open")]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&div), Default::default(), &mut roots);
+    /// shadow.process_tree_token(TreeToken::StartTag(&template), Default::default(), &mut roots);
+    /// assert_eq!(roots.0.len(), 1);
+    /// ```
+    fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
+        let _ = (host, template);
+    }
 }
 
 impl<F: FnMut(Event<'_>)> EventSink for F {

@@ -20,7 +20,11 @@
 //! (no "in select" insertion modes; `select` bounds the default scope),
 //! processing instructions (2026) inserted where comments are, and the
 //! adoption agency's "act as any other end tag" fallback also for `<a>` and
-//! `<nobr>` start tags.
+//! `<nobr>` start tags. Two DOM operations of the parser are reported through
+//! [`EventSink`]'s provided methods rather than as events: cloning a selected
+//! `option` into `selectedcontent`, and attaching declarative shadow roots
+//! (`<template shadowrootmode>`, only with
+//! [`ShadowOptions::declarative_shadow_roots`]).
 //!
 //! # Example
 //! ```

@@ -359,11 +359,13 @@ impl Builder {
                 }
                 "script" => self.generic_text_element(s, t, TextMode::ScriptData),
                 "template" => {
-                    self.insert_html_element(s, t);
                     self.fmt.push_marker();
                     self.frameset_ok = false;
                     self.mode = InsertionMode::InTemplate;
                     self.template_modes.push(InsertionMode::InTemplate);
+                    if !self.attach_declarative_shadow_root(s, t) {
+                        self.insert_html_element(s, t);
+                    }
                 }
                 "head" => self.ignore(s, "head in head"),
                 _ => self.in_head_anything_else(tok, s),
@@ -562,5 +564,47 @@ impl Builder {
             Tok::Eof => self.stop_parsing(s),
             _ => self.ignore(s, "token after frameset"),
         }
+    }
+
+    /// The declarative shadow root steps of a `template` start tag in head:
+    /// `true` when the template became `host`'s shadow root (pushed on the
+    /// stack, not inserted), `false` when it is inserted as usual.
+    fn attach_declarative_shadow_root(&mut self, s: &mut dyn EventSink, t: &crate::TagToken) -> bool {
+        let mode = match t.attr("shadowrootmode") {
+            Some(m) if m.eq_ignore_ascii_case("open") => true,
+            Some(m) if m.eq_ignore_ascii_case("closed") => false,
+            _ => return false,
+        };
+        if !self.declarative_shadow_roots || self.stack.len() <= 1 {
+            return false;
+        }
+        let Some((ns, name, _)) = self.adjusted_current_node() else { return false };
+        if ns != Namespace::Html || !tags::can_be_shadow_host(name) {
+            return false;
+        }
+        let host = self.stack.current().expect("non-empty").id;
+        self.shadow_hosts.retain(|(h, _)| self.stack.position(*h).is_some());
+        if let Some(&(_, existing)) = self.shadow_hosts.iter().find(|(h, _)| *h == host) {
+            if existing != mode {
+                // spec: attaching throws; the template is inserted as usual.
+                return false;
+            }
+        } else {
+            self.shadow_hosts.push((host, mode));
+        }
+        let id = self.new_id();
+        let origin = Origin::StartTag { span: t.span };
+        s.event(Event::ElementOpened {
+            id,
+            name: "template",
+            ns: Namespace::Html,
+            attrs: &t.attrs,
+            origin,
+            position: Position::Detached,
+            self_closing: false,
+        });
+        s.attach_declarative_shadow_root(host, id);
+        self.stack.push(crate::OpenElement::new(id, "template", Namespace::Html, origin, host, false));
+        true
     }
 }

@@ -26,11 +26,22 @@ pub struct ShadowOptions {
     pub fragment_context: Option<(String, Namespace)>,
     /// For fragments: the quirks mode of the context element's document.
     pub fragment_quirks: QuirksMode,
+    /// The document's [allow declarative shadow roots](https://dom.spec.whatwg.org/#document-allow-declarative-shadow-roots)
+    /// flag: `<template shadowrootmode=open|closed>` attaches a shadow root
+    /// to its parent element instead of inserting the template (reported by
+    /// [`EventSink::attach_declarative_shadow_root`](crate::EventSink::attach_declarative_shadow_root)).
+    /// Off by default, as for fragment parsing and in html5lib's expected trees.
+    pub declarative_shadow_roots: bool,
 }
 
 impl Default for ShadowOptions {
     fn default() -> ShadowOptions {
-        ShadowOptions { scripting: true, fragment_context: None, fragment_quirks: QuirksMode::NoQuirks }
+        ShadowOptions {
+            scripting: true,
+            fragment_context: None,
+            fragment_quirks: QuirksMode::NoQuirks,
+            declarative_shadow_roots: false,
+        }
     }
 }
 
@@ -173,6 +184,10 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
     fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
         self.0.clone_option_into_selectedcontent(option, selectedcontent)
     }
+
+    fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
+        self.0.attach_declarative_shadow_root(host, template)
+    }
 }
 
 impl Shadow {
@@ -180,7 +195,9 @@ impl Shadow {
     /// parsing algorithm sets it up; the root `html` element is reported
     /// with the first token).
     pub fn new(options: ShadowOptions) -> Shadow {
-        Shadow { b: Builder::new(options.scripting, options.fragment_context, options.fragment_quirks) }
+        let mut b = Builder::new(options.scripting, options.fragment_context, options.fragment_quirks);
+        b.declarative_shadow_roots = options.declarative_shadow_roots;
+        Shadow { b }
     }
 
     /// Processes one token of the tokenizer and returns the feedback for the next.

@@ -100,6 +100,48 @@ pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 
     c
 }
 
+/// Whether an HTML element may host a shadow root (the DOM's
+/// [attach a shadow root](https://dom.spec.whatwg.org/#concept-attach-a-shadow-root)):
+/// a valid custom element name or one of a fixed list.
+pub(crate) fn can_be_shadow_host(name: &str) -> bool {
+    let listed = matches!(
+        name,
+        "article"
+            | "aside"
+            | "blockquote"
+            | "body"
+            | "div"
+            | "footer"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "main"
+            | "nav"
+            | "p"
+            | "section"
+            | "span"
+    );
+    let custom = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.contains('-')
+        && !name.bytes().any(|b| b.is_ascii_uppercase())
+        && !matches!(
+            name,
+            "annotation-xml"
+                | "color-profile"
+                | "font-face"
+                | "font-face-src"
+                | "font-face-uri"
+                | "font-face-format"
+                | "font-face-name"
+                | "missing-glyph"
+        );
+    listed || custom
+}
+
 /// Whether an HTML element is in the [special](https://html.spec.whatwg.org/multipage/parsing.html#special) category.
 pub(crate) fn is_special_html(name: &str) -> bool {
     matches!(

@@ -713,3 +713,51 @@ fn closing_cause_of_text_ignores_whitespace_references() {
         assert_eq!(closes(&tap.inner.into_parts().1), closes(&whole), "cut at {cut}");
     }
 }
+
+#[test]
+fn declarative_shadow_root_only_when_allowed() {
+    use crate::{EventSink, NodeId};
+    #[derive(Default)]
+    struct Rec(Vec<OwnedEvent>, Vec<(NodeId, NodeId)>);
+    impl EventSink for Rec {
+        fn event(&mut self, e: Event<'_>) {
+            self.0.push(OwnedEvent::from(&e));
+        }
+        fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
+            self.1.push((host, template));
+        }
+    }
+    let html = b"<div><template shadowrootmode=open><p>x</template></div><span><template shadowrootmode=bogus>";
+    for allowed in [false, true] {
+        let o = ShadowOptions { declarative_shadow_roots: allowed, ..ShadowOptions::default() };
+        let mut sink = ShadowSink::new(Shadow::new(o), Rec::default());
+        let mut tokenizer = Tokenizer::new();
+        tokenizer.feed(html, &mut sink);
+        tokenizer.finish(&mut sink);
+        sink.finish();
+        let (_, rec) = sink.into_parts();
+        let opened = |name: &'static str| -> Vec<(NodeId, Position)> {
+            rec.0
+                .iter()
+                .filter_map(|e| match e {
+                    OwnedEvent::ElementOpened { id, name: n, position, .. } if n == name => Some((*id, *position)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (div, _) = opened("div")[0];
+        let templates = opened("template");
+        assert_eq!(templates.len(), 2);
+        if allowed {
+            assert_eq!(rec.1, [(div, templates[0].0)]);
+            assert_eq!(templates[0].1, Position::Detached);
+        } else {
+            assert!(rec.1.is_empty());
+            assert_eq!(templates[0].1, Position::Append { parent: div });
+        }
+        // The bogus mode never attaches.
+        assert!(matches!(templates[1].1, Position::Append { .. }));
+        let (_, p) = opened("p")[0];
+        assert_eq!(p, Position::AppendToTemplateContents { template: templates[0].0 });
+    }
+}
