@@ -62,9 +62,9 @@ pub(crate) struct Builder {
     /// "in table text": non-whitespace seen, everything is foster-parented.
     pub table_foster: bool,
     /// Attribute names of the `html` element (for merging).
-    pub html_attrs: Vec<String>,
+    pub html_attrs: std::collections::HashSet<String>,
     /// The `body` element and its attribute names (for merging).
-    pub body: Option<(NodeId, Vec<String>)>,
+    pub body: Option<(NodeId, std::collections::HashSet<String>)>,
     pub started: bool,
     pub stopped: bool,
     /// Processing the end-of-file token.
@@ -102,7 +102,7 @@ impl Builder {
             text_mode: None,
             table_ws: String::new(),
             table_foster: false,
-            html_attrs: Vec::new(),
+            html_attrs: std::collections::HashSet::new(),
             body: None,
             started: false,
             stopped: false,

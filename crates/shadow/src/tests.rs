@@ -395,6 +395,11 @@ const ADVERSARIAL: &[(&str, Gen)] = &[
         v.extend((0..n).map(|_| T::E("b")));
         v
     }),
+    ("many-body-attributes", |n| {
+        let mut v = vec![T::S("body", vec![])];
+        v.extend((0..n).map(|k| T::S("body", vec![ShadowAttr::new(format!("a{k}"), "")])));
+        v
+    }),
     ("many-a", |n| (0..n).map(|_| T::S("a", vec![])).collect()),
     ("many-nobr", |n| (0..n).map(|_| T::S("nobr", vec![])).collect()),
     ("deep-spans-in-select-options", |n| {
