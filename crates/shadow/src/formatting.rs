@@ -56,8 +56,22 @@ fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
 }
 
 /// Whether two attribute lists are equal as sets of (name, namespace, value).
+///
+/// # Complexity
+/// O(n log n) for n attributes (names are unique within a tag).
 fn same_attrs(a: &[ShadowAttr], b: &[ShadowAttr]) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.contains(x))
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 8 {
+        return a.iter().all(|x| b.contains(x));
+    }
+    let key = |x: &&ShadowAttr| (x.namespace as u8, x.name.clone(), x.value.clone());
+    let mut sa: Vec<&ShadowAttr> = a.iter().collect();
+    let mut sb: Vec<&ShadowAttr> = b.iter().collect();
+    sa.sort_by_key(key);
+    sb.sort_by_key(key);
+    sa == sb
 }
 
 impl FormattingElement {

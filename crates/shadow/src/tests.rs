@@ -400,6 +400,10 @@ const ADVERSARIAL: &[(&str, Gen)] = &[
         v.extend((0..n).map(|k| T::S("body", vec![ShadowAttr::new(format!("a{k}"), "")])));
         v
     }),
+    ("noahs-ark-many-attributes", |n| {
+        let attrs: Vec<ShadowAttr> = (0..n / 4).map(|k| ShadowAttr::new(format!("a{k}"), "v")).collect();
+        (0..8).map(|_| T::S("b", attrs.clone())).collect()
+    }),
     ("many-a", |n| (0..n).map(|_| T::S("a", vec![])).collect()),
     ("many-nobr", |n| (0..n).map(|_| T::S("nobr", vec![])).collect()),
     ("deep-spans-in-select-options", |n| {
