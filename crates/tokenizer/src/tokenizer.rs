@@ -502,12 +502,19 @@ impl Tokenizer {
             // The byte before the run is in this chunk.
             let at = tail.len() - run - 1;
             if tail[at] == b'&' { from + at as u64 } else { end }
-        } else if self.token_start < base && self.buf.first() == Some(&b'&') {
+        } else if self.token_start < base && self.held_reference() {
             // The whole chunk continues a reference held from earlier chunks.
             self.token_start
         } else {
             end
         }
+    }
+
+    /// Whether the text held from earlier chunks is an unfinished character
+    /// reference: `&…`, or `<&…` (a `<` is held with what follows it).
+    fn held_reference(&self) -> bool {
+        let amp = usize::from(self.buf.first() == Some(&b'<'));
+        self.buf.get(amp) == Some(&b'&')
     }
 
     /// The offset of the lead byte of a UTF-8 sequence that the pending

@@ -9,6 +9,10 @@ pub struct Rec {
     pub kind: TokenKind,
     pub span: Span,
     pub raw: Vec<u8>,
+    /// For text tokens, the decoded text.
+    pub text: Option<String>,
+    /// The token's parse errors, as `code@start..end`.
+    pub errors: Vec<String>,
 }
 
 /// Records tokens; answers with the by-tag-name policy when `policy`, else
@@ -20,7 +24,10 @@ pub struct Recorder {
 
 impl TokenSink for Recorder {
     fn token(&mut self, t: &Token<'_>) -> Feedback {
-        self.tokens.push(Rec { kind: t.kind(), span: t.span(), raw: t.raw().to_vec() });
+        let mut errors = Vec::new();
+        t.parse_errors(&mut |e| errors.push(format!("{}@{}..{}", e.code, e.span.start, e.span.end)));
+        let text = t.text().map(|c| c.into_owned());
+        self.tokens.push(Rec { kind: t.kind(), span: t.span(), raw: t.raw().to_vec(), text, errors });
         if self.policy && t.kind() == TokenKind::StartTag {
             let name = t.raw_tag_name().to_ascii_lowercase();
             return Feedback { text_mode: text_mode_for_tag(&name, true), cdata_allowed: false };
@@ -37,6 +44,10 @@ pub fn merge(tokens: &[Rec]) -> Vec<Rec> {
             if last.kind == t.kind && last.span.end == t.span.start {
                 last.span.end = t.span.end;
                 last.raw.extend_from_slice(&t.raw);
+                if let (Some(a), Some(b)) = (&mut last.text, &t.text) {
+                    a.push_str(b);
+                }
+                last.errors.extend(t.errors.iter().cloned());
                 continue;
             }
         }

@@ -186,6 +186,10 @@ const CASES: &[Case] = &[
     ),
     ("cr and crlf", "a\r\nb\rc\r", &[(K::Text(M::Data), "a\r\nb\rc\r")]),
     ("character references", "&amp;&notit;&#x0000041;&xyz;&", &[(K::Text(M::Data), "&amp;&notit;&#x0000041;&xyz;&")]),
+    // Fuzz findings (fuzz/findings): a held `<` followed by a reference
+    // split across chunks; `<` before `<` (error span).
+    ("lt then reference", "x<&amp;y<&#x41;", &[(K::Text(M::Data), "x<&amp;y<&#x41;")]),
+    ("lt lt", "<<)", &[(K::Text(M::Data), "<<)")]),
     (
         "nul bytes",
         "a\0<b\0 c\0=\0>\0",
@@ -197,6 +201,13 @@ fn expect(case: &Case) -> Vec<(K, Vec<u8>)> {
     case.2.iter().map(|(k, r)| (*k, r.as_bytes().to_vec())).collect()
 }
 
+/// The decoded text of all text tokens, concatenated, and all in-token error codes.
+fn decoded(tokens: &[Rec]) -> (String, Vec<String>) {
+    let text = tokens.iter().filter_map(|t| t.text.as_deref()).collect();
+    let errors = tokens.iter().flat_map(|t| t.errors.iter().cloned()).collect();
+    (text, errors)
+}
+
 fn got(tokens: &[Rec]) -> Vec<(K, Vec<u8>)> {
     merge(tokens).into_iter().map(|t| (t.kind, t.raw)).collect()
 }
@@ -206,6 +217,13 @@ fn check(case: &Case) {
     let want = expect(case);
     let whole = run(input, &[], true, None);
     assert_eq!(got(&whole), want, "case {:?} fed whole", case.0);
+    let every: Vec<usize> = (1..input.len()).collect();
+    assert_eq!(
+        decoded(&run(input, &every, true, None)),
+        decoded(&whole),
+        "case {:?}: decoded text and errors fed byte by byte",
+        case.0
+    );
     for k in 1..input.len() {
         assert_eq!(got(&run(input, &[k], true, None)), want, "case {:?} split at {k}", case.0);
     }

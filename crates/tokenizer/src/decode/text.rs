@@ -77,7 +77,7 @@ pub(crate) fn attribute_value<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> Co
 /// - [`TextMode::Data`]: character references (text rules); U+0000 kept,
 ///   `unexpected-null-character`. A `<` in a text token does not start a tag:
 ///   followed by a byte other than an ASCII alpha, `!`, `/` or `?` it is an
-///   `invalid-first-character-of-tag-name` (span: the `<` and that byte); as
+///   `invalid-first-character-of-tag-name` (span: the `<`); as
 ///   the token's last byte, or `</` as its last two bytes, an
 ///   `eof-before-tag-name` (span: those bytes).
 /// - [`TextMode::Rcdata`]: character references; U+0000 → U+FFFD with
@@ -239,7 +239,8 @@ fn tag_open_errors(raw: &[u8], i: usize, eof: bool, err: &mut Option<ErrorFn<'_>
         Some(b) if b.is_ascii_alphabetic() => {}
         // spec (tag open state): "Anything else: This is an invalid-first-character-of-tag-name
         // parse error. Emit a U+003C LESS-THAN SIGN character token. Reconsume in the data state."
-        Some(_) => report(err, ParseErrorCode::InvalidFirstCharacterOfTagName, Rel::new(i, i + 2)),
+        // The span is the `<` alone: the next byte may lie in the next token.
+        Some(_) => report(err, ParseErrorCode::InvalidFirstCharacterOfTagName, Rel::new(i, i + 1)),
     }
 }
 
@@ -400,14 +401,14 @@ mod tests {
         ("reference_plaintext", PLAINTEXT, b"&lt;", "&lt;", true, &[]),
         ("reference_cdata", CDATA, b"&lt;", "&lt;", true, &[]),
         // `<` in data text.
-        ("less_than_space", DATA, b"a < b", "a < b", true, &[(InvalidFirstCharacterOfTagName, 2, 4)]),
-        ("less_than_digit", DATA, b"1<2", "1<2", true, &[(InvalidFirstCharacterOfTagName, 1, 3)]),
-        ("less_than_less_than", DATA, b"<<", "<<", true, &[(InvalidFirstCharacterOfTagName, 0, 2), (EofBeforeTagName, 1, 2)]),
+        ("less_than_space", DATA, b"a < b", "a < b", true, &[(InvalidFirstCharacterOfTagName, 2, 3)]),
+        ("less_than_digit", DATA, b"1<2", "1<2", true, &[(InvalidFirstCharacterOfTagName, 1, 2)]),
+        ("less_than_less_than", DATA, b"<<", "<<", true, &[(InvalidFirstCharacterOfTagName, 0, 1), (EofBeforeTagName, 1, 2)]),
         ("less_than_at_end", DATA, b"a<", "a<", true, &[(EofBeforeTagName, 1, 2)]),
         ("less_than_solidus_at_end", DATA, b"a</", "a</", true, &[(EofBeforeTagName, 1, 3)]),
-        ("less_than_null", DATA, b"<\0", "<\0", true, &[(InvalidFirstCharacterOfTagName, 0, 2), (UnexpectedNullCharacter, 1, 2)]),
-        ("less_than_reference", DATA, b"<&amp;", "<&", false, &[(InvalidFirstCharacterOfTagName, 0, 2)]),
-        ("less_than_cr", DATA, b"<\r\n", "<\n", false, &[(InvalidFirstCharacterOfTagName, 0, 2)]),
+        ("less_than_null", DATA, b"<\0", "<\0", true, &[(InvalidFirstCharacterOfTagName, 0, 1), (UnexpectedNullCharacter, 1, 2)]),
+        ("less_than_reference", DATA, b"<&amp;", "<&", false, &[(InvalidFirstCharacterOfTagName, 0, 1)]),
+        ("less_than_cr", DATA, b"<\r\n", "<\n", false, &[(InvalidFirstCharacterOfTagName, 0, 1)]),
         ("less_than_rcdata", RCDATA, b"a < b<", "a < b<", true, &[]),
         ("less_than_script", SCRIPT, b"a < b</", "a < b</", true, &[]),
         // Lossy UTF-8.
@@ -513,7 +514,7 @@ mod tests {
                 } else if next == Some(b'/') && i + 2 == raw.len() {
                     errors.push((EofBeforeTagName, i, i + 2));
                 } else if !next.is_some_and(|n| n.is_ascii_alphabetic() || n == b'!' || n == b'/' || n == b'?') {
-                    errors.push((InvalidFirstCharacterOfTagName, i, i + 2));
+                    errors.push((InvalidFirstCharacterOfTagName, i, i + 1));
                 }
                 out.push(b);
                 i += 1;
