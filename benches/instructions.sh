@@ -6,6 +6,7 @@
 # benches/benches/tokenizer.rs).
 #
 #   benches/instructions.sh [--chunk BYTES] [--iterations K] [FILE...]
+#   benches/instructions.sh --adversarial [--size N] [--chunk BYTES]
 #
 # Builds the `count` binary (benches/src/bin/count.rs) with the bench profile,
 # then for each file and engine counts user-space instructions of a run with K
@@ -14,21 +15,28 @@
 # `valgrind --tool=callgrind`; instructions/byte = (I(K) - I(0)) / (K × bytes).
 # Files default to the three lol-html bench pages: under $HTREWRITE_CORPUS when
 # set, else under tests/data/corpus/.
+# --adversarial: instead of files, htrewrite on each adversarial input of the
+# criterion group at N and 4N bytes (N default 256K), with the growth of the
+# per-byte count from N to 4N (1.00 = linear).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 chunk=65536
 iterations=2
 files=()
+adversarial=
+size=256K
 while [ $# -gt 0 ]; do
   case "$1" in
     --chunk) chunk=$2; shift 2 ;;
     --iterations) iterations=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --adversarial) adversarial=1; shift ;;
+    --size) size=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) files+=("$1"); shift ;;
   esac
 done
-if [ ${#files[@]} -eq 0 ]; then
+if [ ${#files[@]} -eq 0 ] && [ -z "$adversarial" ]; then
   corpus=${HTREWRITE_CORPUS:-tests/data/corpus}
   for name in cloudflare.com.html ecma402-spec.html html-parsing-spec.html; do
     found=$(find "$corpus" -name "$name" -type f 2>/dev/null | sort | head -n 1)
@@ -50,18 +58,43 @@ else
   exit 1
 fi
 
-# instructions ENGINE ITERATIONS FILE: user-space instructions of one run.
+# instructions ENGINE ITERATIONS INPUT...: user-space instructions of one run
+# (INPUT: a file, or `--adversarial NAME --size N`).
 instructions() {
-  local out
+  local engine=$1 passes=$2 out
+  shift 2
   if [ "$tool" = perf ]; then
-    out=$(perf stat -x, -e instructions:u "$count" --engine "$1" --chunk "$chunk" --iterations "$2" "$3" 2>&1 >/dev/null)
+    out=$(perf stat -x, -e instructions:u "$count" --engine "$engine" --chunk "$chunk" --iterations "$passes" "$@" 2>&1 >/dev/null)
     echo "$out" | grep -E '^[0-9]+,' | head -n 1 | cut -d, -f1
   else
     out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-      "$count" --engine "$1" --chunk "$chunk" --iterations "$2" "$3" 2>&1 >/dev/null)
+      "$count" --engine "$engine" --chunk "$chunk" --iterations "$passes" "$@" 2>&1 >/dev/null)
     echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1
   fi
 }
+
+if [ -n "$adversarial" ]; then
+  n=$(python3 -c "import sys; s=sys.argv[1].upper(); m={'K': 1 << 10, 'M': 1 << 20}; print(int(s[:-1]) * m[s[-1]] if s[-1] in m else int(s))" "$size") ||
+    { echo "instructions.sh: bad --size $size" >&2; exit 2; }
+  echo "htrewrite instructions per byte on adversarial inputs ($tool; $iterations passes; chunks of $chunk bytes)"
+  echo
+  echo "| input | bytes at N | instr/byte at N | bytes at 4N | instr/byte at 4N | growth |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  for name in $("$count" --list-adversarial); do
+    row="| $name"
+    per=()
+    for bytes in "$n" $((4 * n)); do
+      real=$("$count" --engine htrewrite --adversarial "$name" --size "$bytes" --iterations 0 | sed -n 's/.*bytes_per_iteration=\([0-9]*\).*/\1/p')
+      base=$(instructions htrewrite 0 --adversarial "$name" --size "$bytes")
+      full=$(instructions htrewrite "$iterations" --adversarial "$name" --size "$bytes")
+      p=$(python3 -c "print(f'{($full - $base) / ($iterations * $real):.2f}')")
+      per+=("$p")
+      row="$row | $real | $p"
+    done
+    echo "$row | $(python3 -c "print(f'{${per[1]} / ${per[0]}:.2f}')") |"
+  done
+  exit 0
+fi
 
 echo "Instructions per byte ($tool; $iterations passes; chunks of $chunk bytes; count binary: $count)"
 echo
