@@ -221,7 +221,7 @@ impl Builder {
             && let (false, Some(sc), Some(sel)) = (st.multiple, st.selectedcontent, st.selected)
             && sel == e.id
         {
-            s.clone_option_into_selectedcontent(e.id, sc);
+            s.event(Event::SelectedContentCloned { option: e.id, selectedcontent: sc });
         }
     }
 

@@ -375,6 +375,19 @@ pub enum Event<'a> {
         /// The element.
         id: NodeId,
     },
+    /// The DOM's [clone an option into a selectedcontent](https://html.spec.whatwg.org/multipage/form-elements.html#clone-an-option-into-a-selectedcontent):
+    /// the children of `selectedcontent` are replaced by deep clones of the
+    /// children of `option`, as the tree is now. Emitted when a selected
+    /// `option` of a `select` with an enabled `selectedcontent` is popped off
+    /// the stack of open elements (the customizable `<select>` of 2025;
+    /// whatwg/html#11764 runs it on every such pop, as the html5lib tests
+    /// expect), right after the option's [`Event::ElementClosed`].
+    SelectedContentCloned {
+        /// The selected option.
+        option: NodeId,
+        /// The `selectedcontent` element whose children are replaced.
+        selectedcontent: NodeId,
+    },
     /// Attributes merged into an existing `html` or `body` element: only those
     /// not already present.
     AttributesAdded {
@@ -408,46 +421,6 @@ pub enum Event<'a> {
 pub trait EventSink {
     /// Handles one event.
     fn event(&mut self, e: Event<'_>);
-
-    /// The DOM's [clone an option into a selectedcontent](https://html.spec.whatwg.org/multipage/form-elements.html#clone-an-option-into-a-selectedcontent):
-    /// replace all children of the `selectedcontent` element with deep
-    /// clones of the children of the `option` element, as the tree is now.
-    ///
-    /// Called when a selected `option` of a `select` that has an enabled
-    /// `selectedcontent` is popped off the stack of open elements (the
-    /// customizable `<select>` of 2025; whatwg/html#11764 runs it on every
-    /// pop, as the html5lib tests expect). It comes after the `option`'s
-    /// [`Event::ElementClosed`]. The default does nothing: consumers that do
-    /// not rebuild the tree can ignore it.
-    ///
-    /// # Example
-    /// ```
-    /// use htrewrite_shadow::{Event, EventSink, NodeId, Shadow, ShadowOptions, TagToken, TreeToken};
-    /// #[derive(Default)]
-    /// struct Clones(Vec<(NodeId, NodeId)>);
-    /// impl EventSink for Clones {
-    ///     fn event(&mut self, _: Event<'_>) {}
-    ///     fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
-    ///         self.0.push((option, selectedcontent));
-    ///     }
-    /// }
-    /// let mut shadow = Shadow::new(ShadowOptions::default());
-    /// let mut clones = Clones::default();
-    /// for name in ["select", "button", "selectedcontent"] {
-    ///     let t = TagToken::new(name, vec![]);
-    ///     shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut clones);
-    /// }
-    /// let end = TagToken::new("button", vec![]);
-    /// shadow.process_tree_token(TreeToken::EndTag(&end), Default::default(), &mut clones);
-    /// let option = TagToken::new("option", vec![]);
-    /// shadow.process_tree_token(TreeToken::StartTag(&option), Default::default(), &mut clones);
-    /// shadow.process_tree_token(TreeToken::Text("X"), Default::default(), &mut clones);
-    /// shadow.finish(&mut clones);
-    /// assert_eq!(clones.0.len(), 1);
-    /// ```
-    fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
-        let _ = (option, selectedcontent);
-    }
 
     /// A [declarative shadow root](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inhead)
     /// was attached to `host` (only with
@@ -591,6 +564,13 @@ pub enum OwnedEvent {
         /// The element.
         id: NodeId,
     },
+    /// [`Event::SelectedContentCloned`].
+    SelectedContentCloned {
+        /// The selected option.
+        option: NodeId,
+        /// The `selectedcontent` element.
+        selectedcontent: NodeId,
+    },
     /// [`Event::AttributesAdded`].
     AttributesAdded {
         /// The `html` or `body` element.
@@ -632,6 +612,9 @@ impl From<&Event<'_>> for OwnedEvent {
             Event::NodeMoved { id, to } => OwnedEvent::NodeMoved { id, to },
             Event::ChildrenMoved { from, to } => OwnedEvent::ChildrenMoved { from, to },
             Event::NodeRemoved { id } => OwnedEvent::NodeRemoved { id },
+            Event::SelectedContentCloned { option, selectedcontent } => {
+                OwnedEvent::SelectedContentCloned { option, selectedcontent }
+            }
             Event::AttributesAdded { id, attrs } => OwnedEvent::AttributesAdded { id, attrs: attrs.to_vec() },
             Event::Ignored { reason, span } => OwnedEvent::Ignored { reason, span },
         }

@@ -51,10 +51,8 @@
 //! - **Exact**: rebuilt from the events alone, the tree equals html5lib's
 //!   expected tree on the tree-construction suite, documents and fragments,
 //!   scripting on and off (`tests/html5lib_tree.rs`; stale cases listed with
-//!   reasons in `tests/expected-differences.toml`). The cloning of a selected
-//!   `option` into `selectedcontent` (a DOM operation of the customizable
-//!   `<select>`) is reported through
-//!   [`EventSink::clone_option_into_selectedcontent`], not as an [`Event`].
+//!   reasons in `tests/expected-differences.toml`), including the cloning of a
+//!   selected `option` into `selectedcontent` ([`Event::SelectedContentCloned`]).
 //! - **Chunking-independent**: the events do not depend on where the input is
 //!   cut (text merged); closing causes point at the token that caused them
 //!   (for text, its first non-whitespace character).

@@ -181,10 +181,6 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
         self.0.event(e)
     }
 
-    fn clone_option_into_selectedcontent(&mut self, option: NodeId, selectedcontent: NodeId) {
-        self.0.clone_option_into_selectedcontent(option, selectedcontent)
-    }
-
     fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
         self.0.attach_declarative_shadow_root(host, template)
     }

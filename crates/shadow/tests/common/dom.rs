@@ -187,6 +187,44 @@ impl Dom {
         self.nodes[parent].children.iter().position(|&c| c == node)
     }
 
+    /// Replaces the children of `target` with deep clones of the children of
+    /// `source` (the DOM's "clone an option into a selectedcontent").
+    pub fn replace_children_with_clones(&mut self, source: NodeId, target: NodeId) -> Result<(), String> {
+        for c in std::mem::take(&mut self.nodes[target].children) {
+            self.nodes[c].parent = None;
+        }
+        for c in self.nodes[source].children.clone() {
+            let clone = self.deep_clone(c);
+            self.insert(clone, Place::Append(target))?;
+        }
+        Ok(())
+    }
+
+    fn deep_clone(&mut self, node: NodeId) -> NodeId {
+        let kind = match &self.nodes[node].kind {
+            NodeKind::Element { ns, name, attrs, .. } => {
+                NodeKind::Element { ns: *ns, name: name.clone(), attrs: attrs.clone(), contents: None }
+            }
+            other => other.clone(),
+        };
+        let copy = self.create(kind);
+        if let (NodeKind::Element { contents: Some(from), .. }, NodeKind::Element { contents: Some(to), .. }) =
+            (self.nodes[node].kind.clone(), self.nodes[copy].kind.clone())
+        {
+            for c in self.nodes[from].children.clone() {
+                let cc = self.deep_clone(c);
+                self.nodes[cc].parent = Some(to);
+                self.nodes[to].children.push(cc);
+            }
+        }
+        for c in self.nodes[node].children.clone() {
+            let cc = self.deep_clone(c);
+            self.nodes[cc].parent = Some(copy);
+            self.nodes[copy].children.push(cc);
+        }
+        copy
+    }
+
     /// Removes `node` from its parent, if it has one.
     pub fn remove(&mut self, node: NodeId) {
         self.detach(node);

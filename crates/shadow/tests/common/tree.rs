@@ -140,6 +140,10 @@ impl Tree {
                 self.dom.remove(node);
                 Ok(())
             }
+            OwnedEvent::SelectedContentCloned { option, selectedcontent } => {
+                let (option, target) = (self.node(*option)?, self.node(*selectedcontent)?);
+                self.dom.replace_children_with_clones(option, target)
+            }
             OwnedEvent::AttributesAdded { id, attrs: a } => {
                 let node = self.node(*id)?;
                 self.dom.add_missing_attributes(node, &attrs(a))
