@@ -3,8 +3,9 @@
 //! handlers for the same selectors.
 //!
 //! Engines: `htrewrite` (tokenizer → shadow → matcher, one [`Program`]
-//! shared through an `Arc`), `htrewrite-nomatch` (tokenizer → shadow, the
-//! floor), `lol_html` (`HtmlRewriter` with one element handler per selector,
+//! shared through an `Arc`), `htrewrite-nomatch` (tokenizer → shadow, no
+//! event sink), `htrewrite-events` (tokenizer → shadow, every event looked at:
+//! the floor under the matcher), `lol_html` (`HtmlRewriter` with one element handler per selector,
 //! output discarded). Ids: `selectors/<engine>/<n>`.
 //!
 //! The 1,000 selectors are what lol_html also accepts (no `+`/`~`): classes,
@@ -87,6 +88,22 @@ fn nomatch(page: &[u8]) -> usize {
     sink.shadow().open_elements().len()
 }
 
+/// Tokenizer → shadow with every event looked at but nothing matched: the
+/// floor under the matcher.
+fn events_only(page: &[u8]) -> usize {
+    let mut n = 0;
+    let events = |e: Event<'_>| n += usize::from(matches!(black_box(&e), Event::ElementOpened { .. }));
+    let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), events);
+    let mut tokenizer = Tokenizer::new();
+    for chunk in page.chunks(64 << 10) {
+        tokenizer.feed(chunk, &mut sink);
+    }
+    tokenizer.finish(&mut sink);
+    sink.finish();
+    drop(sink);
+    n
+}
+
 fn lol(page: &[u8], selectors: &[String]) -> usize {
     let mut n = 0usize;
     let counter = std::cell::Cell::new(0usize);
@@ -117,6 +134,9 @@ fn selectors(c: &mut Criterion) {
     group.sample_size(10);
     group
         .bench_function("htrewrite-nomatch", |b| b.iter(|| pages.iter().map(|p| nomatch(black_box(p))).sum::<usize>()));
+    group.bench_function("htrewrite-events", |b| {
+        b.iter(|| pages.iter().map(|p| events_only(black_box(p))).sum::<usize>())
+    });
     let sets: [(usize, Vec<String>); 2] = [(10, TEN.iter().map(|s| s.to_string()).collect()), (1000, thousand())];
     for (n, list) in sets {
         let program = Arc::new(Program::new(&list).expect("selectors compile"));

@@ -178,6 +178,8 @@ pub(crate) struct Compound {
     pub(crate) ns: NsTest,
     /// (ASCII-lowercase, as written).
     pub(crate) name: Option<(String, String)>,
+    /// `key(KEY_TAG, name)`: compared before the names (0 without a name).
+    pub(crate) name_key: u64,
     pub(crate) tests: Vec<Test>,
 }
 
@@ -584,6 +586,7 @@ impl Compiler<'_> {
                 },
             });
         }
-        Ok(Compound { ns, name, tests })
+        let name_key = name.as_ref().map_or(0, |(lower, _)| key(KEY_TAG, lower));
+        Ok(Compound { ns, name, name_key, tests })
     }
 }

@@ -142,6 +142,8 @@ struct Siblings {
 /// The element being matched.
 struct Ctx<'a> {
     name: &'a str,
+    /// `key(KEY_TAG, name)`.
+    name_key: u64,
     ns: Namespace,
     attrs: &'a [ShadowAttr],
     quirks: bool,
@@ -314,7 +316,8 @@ impl Matcher {
 
         // The element's keys.
         self.keys.clear();
-        self.keys.push(key(KEY_TAG, el.name));
+        let tag_key = key(KEY_TAG, el.name);
+        self.keys.push(tag_key);
         if p.needs_attribute_keys {
             for a in el.attrs.iter().filter(|a| a.namespace == AttrNamespace::None) {
                 self.keys.push(key(KEY_ATTR, &a.name));
@@ -362,6 +365,7 @@ impl Matcher {
             let state = &p.states[s as usize];
             let ctx = Ctx {
                 name: el.name,
+                name_key: tag_key,
                 ns: el.ns,
                 attrs: el.attrs,
                 quirks,
@@ -399,6 +403,7 @@ impl Matcher {
         } else {
             let ctx = Ctx {
                 name: el.name,
+                name_key: tag_key,
                 ns: el.ns,
                 attrs: el.attrs,
                 quirks,
@@ -510,6 +515,9 @@ fn compound_matches(c: &Compound, ctx: &Ctx<'_>, p: &Program) -> bool {
     }
     let html = ctx.ns == Namespace::Html;
     if let Some((lower, exact)) = &c.name {
+        if c.name_key != ctx.name_key {
+            return false;
+        }
         // spec (HTML, case-sensitivity of selectors): type selectors compare
         // ASCII-lowercased for HTML elements, as written for the others.
         if if html { ctx.name != lower } else { ctx.name != exact } {
