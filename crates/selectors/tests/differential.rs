@@ -2,7 +2,8 @@
 //! opened, on the shadow's events) against html5ever 0.40 + the `selectors`
 //! crate through scraper (matching on the final DOM), for the selectors in
 //! [`SELECTORS`], over the html5lib tree-construction inputs, the real pages
-//! of `tests/data/corpus/` and proptest-generated documents.
+//! of `tests/data/corpus/` (or every page under `$HTREWRITE_CORPUS`) and
+//! proptest-generated documents.
 //!
 //! To name elements on both sides, every start tag of the input gets an
 //! attribute `data-htr="N"` (N = its index among the start tags the
@@ -152,11 +153,13 @@ fn main() {
         }
     }
 
+    // The whole real-page corpus when `HTREWRITE_CORPUS` names it, else the vendored subset.
+    let corpus = std::env::var_os("HTREWRITE_CORPUS").map_or_else(|| root.join("tests/data/corpus"), PathBuf::from);
     let mut pages = Vec::new();
-    collect_html(&root.join("tests/data/corpus"), &mut pages);
+    collect_html(&corpus, &mut pages);
     pages.sort();
     for page in pages {
-        let name = page.strip_prefix(&root).unwrap_or(&page).to_string_lossy().into_owned();
+        let name = page.strip_prefix(&corpus).unwrap_or(&page).to_string_lossy().into_owned();
         let totals = Arc::clone(&totals);
         trials.push(Trial::test(format!("corpus::{name}"), move || {
             let doc = String::from_utf8_lossy(&std::fs::read(&page).expect("page")).into_owned();
