@@ -378,7 +378,7 @@ impl<'a> Parser<'a> {
             "nth-child" => {
                 let nth = self.nth()?;
                 self.skip_ws();
-                let of = if self.rest().len() >= 2 && self.rest()[..2].eq_ignore_ascii_case("of") {
+                let of = if self.rest().get(..2).is_some_and(|w| w.eq_ignore_ascii_case("of")) {
                     self.pos += 2;
                     if !self.skip_ws() {
                         return Err(self.err(ErrorKind::InvalidNth));

@@ -260,6 +260,9 @@ const ERRORS: &[(&str, &str, &str)] = &[
     ("unknown_prefix", "x|a", "undeclared namespace prefix x at 0"),
     ("attribute_prefix", "[xlink|href]", "named attribute namespace prefixes are not supported at 0"),
     ("id_digit", "#1a", "unexpected character '1' at 1"),
+    // Regression (found by reading, covered by robust::any_selector_text): the
+    // `of` look-up sliced inside a UTF-8 sequence and panicked.
+    ("nth_multibyte_after_b", ":nth-child(2 xé)", "unexpected character 'x' at 13"),
 ];
 
 /// Selectors whose display must parse back to the same display.
@@ -334,6 +337,7 @@ fn main() {
         if got == want { Ok(()) } else { Err(format!("got {got:?}, want {want:?}").into()) }
     }));
     trials.push(Trial::test("roundtrip::proptest", roundtrip_proptest));
+    trials.push(Trial::test("robust::any_selector_text", any_selector_text));
     for (name, shape) in ADVERSARIAL {
         trials.push(Trial::test(format!("adversarial::{name}"), move || adversarial(shape)));
     }
@@ -550,6 +554,67 @@ fn roundtrip_proptest() -> Result<(), Failed> {
             let twice =
                 SelectorList::parse(&once).map_err(|e| TestCaseError::fail(format!("{once:?}: {e}")))?.to_string();
             prop_assert_eq!(&once, &twice, "from {:?}", text);
+            Ok(())
+        })
+        .map_err(|e| format!("{e}").into())
+}
+
+/// Any text, and text made of selector characters: parsing never panics;
+/// what parses compiles, displays to something that parses again, and
+/// matches on a small document without panicking.
+fn any_selector_text() -> Result<(), Failed> {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let pieces = prop::sample::select(vec![
+        "a",
+        "é",
+        "*",
+        "|",
+        ".",
+        "#",
+        "[",
+        "]",
+        "=",
+        "~",
+        "^",
+        "$",
+        "(",
+        ")",
+        ":",
+        "::",
+        ",",
+        " ",
+        ">",
+        "+",
+        "\\",
+        "\"",
+        "'",
+        "not",
+        "is",
+        "nth-child",
+        "of",
+        "2n+1",
+        "-",
+        "i",
+        "s",
+        "svg",
+        "\n",
+        "/*",
+        "*/",
+        "1",
+    ]);
+    let strategy = prop_oneof![any::<String>(), prop::collection::vec(pieces, 0..16).prop_map(|v| v.concat())];
+    let mut runner = TestRunner::new(Config { cases: 3000, failure_persistence: None, ..Config::default() });
+    runner
+        .run(&strategy, |text| {
+            if let Ok(list) = SelectorList::parse(&text) {
+                let shown = list.to_string();
+                let again = SelectorList::parse(&shown).map_err(|e| TestCaseError::fail(format!("{shown:?}: {e}")))?;
+                prop_assert_eq!(again.to_string(), shown);
+                if let Ok(program) = Program::new([text.as_str()]) {
+                    run_chunks(&[b"<p class=a><svg><rect/></svg><ul><li>x<li>y</ul><table><td>z"], &Arc::new(program));
+                }
+            }
             Ok(())
         })
         .map_err(|e| format!("{e}").into())
