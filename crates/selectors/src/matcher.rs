@@ -58,14 +58,14 @@ pub struct ElementInfo<'a> {
 /// # Example
 /// ```
 /// use std::sync::Arc;
-/// use htrewrite_selectors::{Matcher, Program, RuleId};
+/// use htrewrite_selectors::{Match, Matcher, Program, RuleId};
 /// use htrewrite_shadow::{Event, Shadow, ShadowOptions, ShadowSink};
 /// use htrewrite_tokenizer::Tokenizer;
 /// let program = Arc::new(Program::new(["ul > li + li"])?);
 /// let mut matcher = Matcher::new(program);
 /// let mut matched = Vec::new();
 /// let events = |e: Event<'_>| {
-///     if let (Event::ElementOpened { name, .. }, [RuleId(0)]) = (&e, matcher.event(&e)) {
+///     if let (Event::ElementOpened { name, .. }, [Match { rule: RuleId(0), .. }]) = (&e, matcher.event(&e)) {
 ///         matched.push(name.to_string());
 ///     }
 /// };
@@ -102,23 +102,56 @@ pub struct Matcher {
     candidates: Vec<u32>,
     keys: Vec<u64>,
     out: Vec<RuleId>,
+    matches: Vec<Match>,
     out_desc: Vec<u32>,
     out_child: Vec<u32>,
     out_plus: Vec<u32>,
     out_tilde: Vec<u32>,
 }
 
-/// An element created detached (adoption agency clones): matched when placed.
+/// An element created detached (adoption agency clones): matched when it is
+/// placed in the document, not when placed in another detached element.
 #[derive(Debug)]
 struct Pending {
     name: String,
     ns: Namespace,
     attrs: Vec<ShadowAttr>,
+    /// Where it was placed, inside a detached element.
+    position: Option<Position>,
+    /// That detached element.
+    deferred_in: Option<NodeId>,
+    /// Detached elements placed in this one, in order.
+    deferred: Vec<NodeId>,
+}
+
+/// One element matched by one rule.
+///
+/// # Example
+/// ```
+/// use htrewrite_selectors::{Match, RuleId};
+/// use htrewrite_shadow::NodeId;
+/// let m = Match { element: NodeId(4), rule: RuleId(0) };
+/// assert_eq!(m.rule, RuleId(0));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Match {
+    /// The shadow's id of the element.
+    pub element: NodeId,
+    /// The rule (selector list) it matches.
+    pub rule: RuleId,
 }
 
 /// The matching state of one open element (or the Document).
 #[derive(Debug, Default)]
 struct Record {
+    /// The parent at opening, whose record this one keeps alive.
+    parent: Option<NodeId>,
+    /// Still on the stack of open elements.
+    open: bool,
+    /// Records of children still kept: a closed element stays while it has
+    /// some, because foster parenting can still insert into it (a `table`
+    /// whose parent the adoption agency removed from the stack).
+    live_children: u32,
     /// States alive for every descendant.
     desc: Option<Arc<StateSet>>,
     /// States alive for the children.
@@ -172,7 +205,7 @@ impl Matcher {
     pub fn new(program: Arc<Program>) -> Matcher {
         let mut records = IdMap::default();
         let of = program.of_lists.len();
-        records.insert(NodeId::DOCUMENT.0, Record { siblings: Siblings::with_of(of), ..Record::default() });
+        records.insert(NodeId::DOCUMENT.0, Record { open: true, siblings: Siblings::with_of(of), ..Record::default() });
         Matcher {
             rule_marks: vec![0; program.rules.len()],
             public_marks: vec![0; program.public_len],
@@ -185,6 +218,7 @@ impl Matcher {
             candidates: Vec::new(),
             keys: Vec::new(),
             out: Vec::new(),
+            matches: Vec::new(),
             out_desc: Vec::new(),
             out_child: Vec::new(),
             out_plus: Vec::new(),
@@ -205,15 +239,20 @@ impl Matcher {
         self.quirks = Some(mode == QuirksMode::Quirks);
     }
 
-    /// Feeds one shadow event; returns the rules that match the element the
-    /// event places (an [`Event::ElementOpened`], or the [`Event::NodeMoved`]
-    /// that first places an element created detached), in [`RuleId`] order,
-    /// each once. Empty for other events.
+    /// Feeds one shadow event; returns the elements it places in the
+    /// document and the rules each matches, element by element, rules in
+    /// [`RuleId`] order, each once.
+    ///
+    /// An [`Event::ElementOpened`] places its element, unless at
+    /// [`Position::Detached`]; such an element (an adoption-agency clone) is
+    /// placed by the [`Event::NodeMoved`] that inserts it into the document,
+    /// together with the detached elements inserted into it before, in tree
+    /// order. Empty for other events.
     ///
     /// # Example
     /// ```
     /// use std::sync::Arc;
-    /// use htrewrite_selectors::{Matcher, Program, RuleId};
+    /// use htrewrite_selectors::{Match, Matcher, Program, RuleId};
     /// use htrewrite_shadow::{Event, Namespace, NodeId, Origin, Position};
     /// let mut m = Matcher::new(Arc::new(Program::new(["html"])?));
     /// let e = Event::ElementOpened {
@@ -221,32 +260,58 @@ impl Matcher {
     ///     origin: Origin::Implied, position: Position::Append { parent: NodeId::DOCUMENT },
     ///     self_closing: false,
     /// };
-    /// assert_eq!(m.event(&e), [RuleId(0)]);
+    /// assert_eq!(m.event(&e), [Match { element: NodeId(1), rule: RuleId(0) }]);
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
-    pub fn event(&mut self, event: &Event<'_>) -> &[RuleId] {
-        self.out.clear();
+    pub fn event(&mut self, event: &Event<'_>) -> &[Match] {
+        self.matches.clear();
         match *event {
             Event::Doctype { quirks, .. } => self.quirks = Some(quirks == QuirksMode::Quirks),
             Event::ElementOpened { id, name, ns, attrs, position, .. } => {
-                return self.element_opened(&ElementInfo { id, name, ns, attrs, position });
+                self.element_opened(&ElementInfo { id, name, ns, attrs, position });
+                self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
             }
             Event::ElementClosed { id, .. } => self.element_closed(id),
-            Event::NodeMoved { id, to } => {
-                if let Some(p) = self.pending.remove(&id.0) {
-                    let info = ElementInfo { id, name: &p.name, ns: p.ns, attrs: &p.attrs, position: to };
-                    self.open(&info);
-                }
-            }
+            Event::NodeMoved { id, to } => self.node_moved(id, to),
             _ => {}
         }
-        &self.out
+        &self.matches
+    }
+
+    fn node_moved(&mut self, id: NodeId, to: Position) {
+        let Some(p) = self.pending.get_mut(&id.0) else { return };
+        if let Some(before) = p.deferred_in.take()
+            && let Some(q) = self.pending.get_mut(&before.0)
+        {
+            q.deferred.retain(|&c| c != id);
+        }
+        if let Some(parent) = to.parent()
+            && self.pending.contains_key(&parent.0)
+        {
+            let p = self.pending.get_mut(&id.0).expect("pending");
+            p.position = Some(to);
+            p.deferred_in = Some(parent);
+            self.pending.get_mut(&parent.0).expect("pending").deferred.push(id);
+            return;
+        }
+        // Placed in the document: match it, then what was placed in it, in tree order.
+        let mut stack = vec![(id, to)];
+        while let Some((id, at)) = stack.pop() {
+            let Some(p) = self.pending.remove(&id.0) else { continue };
+            self.open(&ElementInfo { id, name: &p.name, ns: p.ns, attrs: &p.attrs, position: at });
+            self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
+            for c in p.deferred.iter().rev() {
+                if let Some(position) = self.pending.get(&c.0).and_then(|q| q.position) {
+                    stack.push((*c, position));
+                }
+            }
+        }
     }
 
     /// Matches an element being opened; returns the matching rules in
     /// [`RuleId`] order, each once. An element at [`Position::Detached`] is
     /// kept and matched when [`Matcher::event`] sees the `NodeMoved` that
-    /// places it.
+    /// places it in the document.
     ///
     /// # Example
     /// ```
@@ -263,7 +328,14 @@ impl Matcher {
     pub fn element_opened(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
         self.out.clear();
         if element.position == Position::Detached {
-            let p = Pending { name: element.name.into(), ns: element.ns, attrs: element.attrs.to_vec() };
+            let p = Pending {
+                name: element.name.into(),
+                ns: element.ns,
+                attrs: element.attrs.to_vec(),
+                position: None,
+                deferred_in: None,
+                deferred: Vec::new(),
+            };
             self.pending.insert(element.id.0, p);
             return &self.out;
         }
@@ -281,9 +353,26 @@ impl Matcher {
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
     pub fn element_closed(&mut self, id: NodeId) {
-        if id != NodeId::DOCUMENT && Some(id) != self.head {
-            self.records.remove(&id.0);
-            self.pending.remove(&id.0);
+        self.pending.remove(&id.0);
+        let Some(r) = self.records.get_mut(&id.0) else { return };
+        r.open = false;
+        if r.live_children == 0 {
+            self.release(id);
+        }
+    }
+
+    /// Drops the record of a closed element without kept children, and then
+    /// of its closed ancestors left without any.
+    fn release(&mut self, mut id: NodeId) {
+        while id != NodeId::DOCUMENT && Some(id) != self.head {
+            let Some(r) = self.records.remove(&id.0) else { return };
+            let Some(parent) = r.parent else { return };
+            let Some(p) = self.records.get_mut(&parent.0) else { return };
+            p.live_children -= 1;
+            if p.open || p.live_children > 0 {
+                return;
+            }
+            id = parent;
         }
     }
 
@@ -300,6 +389,7 @@ impl Matcher {
     }
 
     fn open(&mut self, el: &ElementInfo<'_>) {
+        self.out.clear();
         let program = Arc::clone(&self.program);
         let p = &*program;
         let (parent, before) = match el.position {
@@ -418,7 +508,11 @@ impl Matcher {
         };
 
         // The element's own record.
+        let kept_parent = self.records.get_mut(&parent.0).map(|r| r.live_children += 1).map(|()| parent);
         let record = Record {
+            parent: kept_parent,
+            open: true,
+            live_children: 0,
             desc: StateSet::union(&parent_desc, &self.out_desc, &p.states),
             child: (!self.out_child.is_empty()).then(|| Arc::new(StateSet::new(self.out_child.clone(), &p.states))),
             siblings: Siblings::with_of(p.of_lists.len()),

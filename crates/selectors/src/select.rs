@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use htrewrite_shadow::{Event, Namespace, NodeId, Origin, Shadow, ShadowOptions, ShadowSink};
+use htrewrite_shadow::{Event, Namespace, NodeId, Origin, Position, Shadow, ShadowOptions, ShadowSink};
 use htrewrite_tokenizer::{Span, Tokenizer};
 
 use crate::{Matcher, Namespaces, Program, SelectorError};
@@ -85,23 +85,29 @@ pub fn select_with(html: &str, selector: &str, namespaces: &Namespaces) -> Resul
     let mut selection = Selection::default();
     let mut detached: Vec<(NodeId, String, Namespace, Origin)> = Vec::new();
     let events = |e: Event<'_>| {
-        let matched = !matcher.event(&e).is_empty();
-        match e {
-            Event::ElementOpened { id, name, ns, origin, position, .. } => {
-                if position == htrewrite_shadow::Position::Detached {
-                    detached.push((id, name.to_owned(), ns, origin));
-                } else if matched {
-                    push(&mut selection, id, name, ns, origin);
+        if let Event::ElementOpened { id, name, ns, origin, position: Position::Detached, .. } = e {
+            detached.push((id, name.to_owned(), ns, origin));
+        }
+        let mut last = None;
+        for m in matcher.event(&e) {
+            if last == Some(m.element) {
+                continue;
+            }
+            last = Some(m.element);
+            match e {
+                Event::ElementOpened { id, name, ns, origin, .. } if id == m.element => {
+                    push(&mut selection, id, name, ns, origin)
+                }
+                _ => {
+                    if let Some(i) = detached.iter().position(|d| d.0 == m.element) {
+                        let (id, name, ns, origin) = detached.swap_remove(i);
+                        push(&mut selection, id, &name, ns, origin);
+                    }
                 }
             }
-            Event::NodeMoved { id, .. } if matched => {
-                if let Some(i) = detached.iter().position(|d| d.0 == id) {
-                    let (id, name, ns, origin) = detached.swap_remove(i);
-                    push(&mut selection, id, &name, ns, origin);
-                }
-            }
-            Event::ElementClosed { id, .. } => detached.retain(|d| d.0 != id),
-            _ => {}
+        }
+        if let Event::ElementClosed { id, .. } = e {
+            detached.retain(|d| d.0 != id);
         }
     };
     let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), events);

@@ -290,12 +290,8 @@ fn ours(doc: &str) -> Ours {
             }
             _ => {}
         }
-        let id = match &e {
-            Event::ElementOpened { id, .. } | Event::NodeMoved { id, .. } => *id,
-            _ => NodeId::DOCUMENT,
-        };
-        for r in matcher.event(&e) {
-            matches.push((r.0 as usize, id));
+        for m in matcher.event(&e) {
+            matches.push((m.rule.0 as usize, m.element));
         }
     };
     let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), events);

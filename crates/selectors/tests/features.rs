@@ -349,8 +349,10 @@ fn run_chunks(chunks: &[&[u8]], program: &Arc<Program>) -> Vec<(usize, usize)> {
     let mut matcher = Matcher::new(Arc::clone(program));
     let mut out = Vec::new();
     let events = |e: Event<'_>| {
-        let matched = !matcher.event(&e).is_empty();
-        if let (true, Event::ElementOpened { origin: Origin::StartTag { span }, .. }) = (matched, &e) {
+        let matches = matcher.event(&e);
+        if let Event::ElementOpened { id, origin: Origin::StartTag { span }, .. } = &e
+            && matches.iter().any(|m| m.element == *id)
+        {
             out.push((span.start as usize, span.end as usize));
         }
     };
@@ -370,7 +372,7 @@ fn matches_per_element(doc: &str, program: &Arc<Program>) -> Vec<Vec<u32>> {
     let mut out = Vec::new();
     let events = |e: Event<'_>| {
         if let Event::ElementOpened { .. } = e {
-            out.push(matcher.event(&e).iter().map(|r| r.0).collect());
+            out.push(matcher.event(&e).iter().map(|m| m.rule.0).collect());
         } else {
             matcher.event(&e);
         }
@@ -499,8 +501,16 @@ fn adversarial(shape: &Shape) -> Result<(), Failed> {
     let (t1, r1) = best(n);
     let (t4, r4) = best(4 * n);
     let ratio = t4.as_secs_f64() / t1.as_secs_f64().max(1e-6);
-    if ratio > 8.0 {
-        return Err(format!("not linear: n={n} {t1:?}, 4n {t4:?} (ratio {ratio:.1})").into());
+    // The same documents through tokenizer and shadow with a selector that
+    // never matches: the floor's own growth, which the matcher must not worsen.
+    let floor = Arc::new(Program::new(["never-an-element"])?);
+    let best_floor = |n| (0..3).map(|_| time_shape(shape, n, &floor).0).min().unwrap();
+    let floor_ratio = best_floor(4 * n).as_secs_f64() / best_floor(n).as_secs_f64().max(1e-6);
+    if ratio > 8.0_f64.max(1.5 * floor_ratio) {
+        return Err(format!(
+            "not linear: n={n} {t1:?}, 4n {t4:?} (ratio {ratio:.1}; floor without matches {floor_ratio:.1})"
+        )
+        .into());
     }
     // State: at most the open elements (implied ones too: `tbody` per `<tr>`),
     // the Document and head.

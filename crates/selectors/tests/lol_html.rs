@@ -148,7 +148,11 @@ fn run(src: &str, selector: &str, expected: &str) -> Result<(), Failed> {
     let mut open: BTreeMap<NodeId, ()> = BTreeMap::new();
     let len = src.len();
     let events = |e: Event<'_>| {
-        let matched = !matcher.event(&e).is_empty();
+        let opened = match e {
+            Event::ElementOpened { id, .. } => Some(id),
+            _ => None,
+        };
+        let matched = matcher.event(&e).iter().any(|m| Some(m.element) == opened);
         match e {
             Event::ElementOpened { id, origin, name, .. } if matched => match origin {
                 Origin::StartTag { span } => {
