@@ -6,8 +6,11 @@ use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink,
 /// A token as recorded by the tests: kind, span and raw bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rec {
+    /// The token's kind.
     pub kind: TokenKind,
+    /// Its absolute span.
     pub span: Span,
+    /// Its raw bytes.
     pub raw: Vec<u8>,
     /// For text tokens, the decoded text.
     pub text: Option<String>,
@@ -18,7 +21,9 @@ pub struct Rec {
 /// Records tokens; answers with the by-tag-name policy when `policy`, else
 /// always `Feedback::default()` (html5lib's tokenizer tests).
 pub struct Recorder {
+    /// The tokens seen.
     pub tokens: Vec<Rec>,
+    /// Whether to answer with the by-tag-name text mode policy.
     pub policy: bool,
 }
 
@@ -40,16 +45,17 @@ impl TokenSink for Recorder {
 pub fn merge(tokens: &[Rec]) -> Vec<Rec> {
     let mut out: Vec<Rec> = Vec::new();
     for t in tokens {
-        if let (Some(last), TokenKind::Text(_)) = (out.last_mut(), t.kind) {
-            if last.kind == t.kind && last.span.end == t.span.start {
-                last.span.end = t.span.end;
-                last.raw.extend_from_slice(&t.raw);
-                if let (Some(a), Some(b)) = (&mut last.text, &t.text) {
-                    a.push_str(b);
-                }
-                last.errors.extend(t.errors.iter().cloned());
-                continue;
+        if let (Some(last), TokenKind::Text(_)) = (out.last_mut(), t.kind)
+            && last.kind == t.kind
+            && last.span.end == t.span.start
+        {
+            last.span.end = t.span.end;
+            last.raw.extend_from_slice(&t.raw);
+            if let (Some(a), Some(b)) = (&mut last.text, &t.text) {
+                a.push_str(b);
             }
+            last.errors.extend(t.errors.iter().cloned());
+            continue;
         }
         out.push(t.clone());
     }
@@ -76,7 +82,8 @@ pub fn run(input: &[u8], splits: &[usize], policy: bool, start: Option<(TextMode
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
-    pub fn next(&mut self) -> u64 {
+    /// The next pseudo-random number.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -89,8 +96,8 @@ impl SplitMix {
         if len < 2 {
             return Vec::new();
         }
-        let n = (self.next() % (len as u64).min(64)) as usize;
-        let mut v: Vec<usize> = (0..n).map(|_| 1 + (self.next() % (len as u64 - 1)) as usize).collect();
+        let n = (self.next_u64() % (len as u64).min(64)) as usize;
+        let mut v: Vec<usize> = (0..n).map(|_| 1 + (self.next_u64() % (len as u64 - 1)) as usize).collect();
         v.sort_unstable();
         v.dedup();
         v

@@ -103,11 +103,11 @@ fn to_bytes(s: &str, double: bool) -> Vec<u8> {
         if let Some(u) = hex(i) {
             let mut cp = u;
             i += 6;
-            if (0xD800..0xDC00).contains(&u) {
-                if let Some(lo) = hex(i).filter(|lo| (0xDC00..0xE000).contains(lo)) {
-                    cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                    i += 6;
-                }
+            if (0xD800..0xDC00).contains(&u)
+                && let Some(lo) = hex(i).filter(|lo| (0xDC00..0xE000).contains(lo))
+            {
+                cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                i += 6;
             }
             push_wtf8(&mut out, cp);
         } else {
