@@ -97,15 +97,9 @@ enum Explanation {
     /// The adoption agency algorithm moved elements after they were opened
     /// (`NodeMoved` / `ChildrenMoved`), or `<frameset>` removed `body`.
     TreeMovedLater,
-    /// Foster parenting inserted elements before a table opened earlier:
-    /// the table's and later siblings' indices and sibling relations change.
-    FosterParenting,
     /// Template contents: a separate fragment in the DOM (no parent
     /// element), children of the `template` for a streaming rewriter.
     TemplateContents,
-    /// `<select>`: the Standard's 2025 relaxed parsing (content kept, select
-    /// bounds the default scope); html5ever 0.40 implements the older rules.
-    Html5everSelect,
     /// `<annotation-xml encoding="text/html">` (any ASCII case) is an HTML
     /// integration point: html5ever 0.40 puts a following `<div>` outside the
     /// `math` element; the Standard and html5lib's expected trees
@@ -267,13 +261,9 @@ fn ours(doc: &str) -> Ours {
             Event::NodeMoved { .. } | Event::ChildrenMoved { .. } | Event::NodeRemoved { .. } => {
                 reasons.push(Explanation::TreeMovedLater)
             }
-            Event::ElementOpened { position: Position::InsertBefore { .. }, .. } => {
-                reasons.push(Explanation::FosterParenting)
-            }
             Event::ElementOpened { position: Position::AppendToTemplateContents { .. }, .. } => {
                 reasons.push(Explanation::TemplateContents)
             }
-            Event::ElementOpened { name: "select", .. } => reasons.push(Explanation::Html5everSelect),
             Event::ElementOpened { name: "annotation-xml", .. } => reasons.push(Explanation::Html5everAnnotationXml),
             _ => {}
         }
