@@ -84,9 +84,9 @@
 //!   vendored subset) and 2,000 proptest documents — 99.85 % of
 //!   (document, selector) pairs, every other pair in a document where the
 //!   tree changes after opening (see *Tree shape*) or html5ever lags the
-//!   Standard (`tests/differential.rs`, each differing element checked to be touched by
-//!   such a change). Elements without a start tag are
-//!   compared apart, by name.
+//!   Standard (`tests/differential.rs`, each differing element checked to be
+//!   touched by such a change). Elements without a start tag are compared
+//!   apart, by name.
 //! - **As opened**: a naive right-to-left evaluator over a live tree rebuilt
 //!   from the events agrees with the streaming matcher on every element at
 //!   the moment it is matched (html5lib inputs, real pages, 3,000 proptest
