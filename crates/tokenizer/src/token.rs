@@ -228,23 +228,35 @@ impl<'a> Token<'a> {
     /// For tags: the attributes decoded, in source order, duplicates included
     /// and flagged.
     ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
+    /// let mut seen = Vec::new();
+    /// let mut sink = TagNamePolicy(|t: &Token<'_>| {
+    ///     for a in t.attributes() {
+    ///         seen.push((a.name.into_owned(), a.value.into_owned(), a.duplicate));
+    ///     }
+    /// });
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<a HREF='x&amp;y' href=z>", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// drop(sink);
+    /// assert_eq!(seen, [("href".into(), "x&y".into(), false), ("href".into(), "z".into(), true)]);
+    /// ```
+    ///
     /// # Complexity
     /// O(total attribute bytes), with a hash set for duplicate detection on
-    /// tags with many attributes.
+    /// tags with many attributes (the reference tag parser's set).
     pub fn attributes(&self) -> Vec<Attribute<'a>> {
         let mut out: Vec<Attribute<'a>> = Vec::with_capacity(self.attributes.len());
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = decode::Seen::new();
         for span in self.attributes {
             let name = decode::name(span.name.slice(self.raw), None);
             let value = match span.value {
                 Some(v) => decode::attribute_value(v.slice(self.raw), None),
                 None => Cow::Borrowed(""),
             };
-            let duplicate = if self.attributes.len() <= 16 {
-                out.iter().any(|a| a.name == name)
-            } else {
-                !seen.insert(name.clone())
-            };
+            let duplicate = !seen.insert(name.clone());
             out.push(Attribute { name, value, span: *span, duplicate });
         }
         out

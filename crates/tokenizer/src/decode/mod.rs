@@ -22,6 +22,7 @@ pub(crate) use comment::comment;
 pub(crate) use doctype::doctype;
 pub use input_stream::InputStreamChecker;
 pub(crate) use pi::processing_instruction;
+pub(crate) use tag::Seen;
 pub use tag::{ReferenceTag, tag};
 pub(crate) use text::{attribute_value, name, text};
 

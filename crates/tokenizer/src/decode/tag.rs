@@ -67,7 +67,7 @@ enum State {
 /// Attribute names seen so far in one tag, for `duplicate-attribute`: a
 /// short list searched linearly, then a hash set, so that a tag with many
 /// attributes stays linear.
-struct Seen<'a> {
+pub(crate) struct Seen<'a> {
     small: Vec<Cow<'a, str>>,
     large: HashSet<Cow<'a, str>>,
 }
@@ -75,8 +75,13 @@ struct Seen<'a> {
 impl<'a> Seen<'a> {
     const SMALL: usize = 8;
 
+    /// An empty set.
+    pub(crate) fn new() -> Self {
+        Seen { small: Vec::new(), large: HashSet::new() }
+    }
+
     /// Adds `name`; whether it was new.
-    fn insert(&mut self, name: Cow<'a, str>) -> bool {
+    pub(crate) fn insert(&mut self, name: Cow<'a, str>) -> bool {
         if self.large.is_empty() && self.small.len() < Self::SMALL {
             if self.small.contains(&name) {
                 return false;
@@ -194,13 +199,7 @@ impl<'a> Parser<'a, '_> {
 /// O(`raw.len()`) expected (duplicate names go through a hash set).
 pub fn tag(raw: &[u8], is_end: bool, eof: bool, err: Option<ErrorFn<'_>>) -> ReferenceTag {
     use ParseErrorCode as E;
-    let mut t = Parser {
-        raw,
-        errs: Errors::new(err),
-        pending: Vec::new(),
-        seen: Seen { small: Vec::new(), large: HashSet::new() },
-        attributes: Vec::new(),
-    };
+    let mut t = Parser { raw, errs: Errors::new(err), pending: Vec::new(), seen: Seen::new(), attributes: Vec::new() };
     let name_start = if is_end { 2 } else { 1 }.min(raw.len());
     let mut name = Rel::new(name_start, name_start);
     let mut state = State::TagName;

@@ -9,6 +9,10 @@ use crate::{DropReason, Rel, State, TextMode, TokenKind, TokenSink, Tokenizer};
 impl Tokenizer {
     /// [Data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state):
     /// text up to the next `<`.
+    ///
+    /// Written out rather than calling `text_until_less_than`: the shared
+    /// version measured 11 % more instructions (callgrind, `count --engine
+    /// htrewrite --iterations 3` on the lol-html bench pages: 55.0M vs 49.6M).
     pub(crate) fn data<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
         match find_byte(b'<', &chunk[i..]) {
             Some(k) => {

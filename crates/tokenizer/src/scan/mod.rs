@@ -12,9 +12,9 @@ mod markup;
 mod script;
 mod tag;
 
-/// The index of the first `needle` in `hay`: a scalar look at the first 16
-/// bytes (short runs are the common case between tags and in attribute
-/// values, where `memchr`'s set-up costs more than it saves), then `memchr`.
+/// The index of the first `needle` in `hay`: the first byte is checked
+/// directly (adjacent tags, `><`, and empty values are common, and
+/// `memchr`'s set-up costs more than the check), then `memchr`.
 #[inline(always)]
 pub(crate) fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
     match hay.first() {
