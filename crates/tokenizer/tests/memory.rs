@@ -25,15 +25,16 @@ fn pages(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 /// chunk, longest token, most attribute spans of one tag).
 fn measure(doc: &[u8], chunk: usize) -> (usize, usize, usize) {
     let mut longest = 0;
-    let mut sink = TagNamePolicy(|t: &Token<'_>| longest = longest.max(t.raw().len()));
-    let mut tokenizer = Tokenizer::new();
     let mut held = 0;
-    for piece in doc.chunks(chunk) {
-        tokenizer.feed(piece, &mut sink);
-        held = held.max(tokenizer.buffered_len());
+    {
+        let mut sink = TagNamePolicy(|t: &Token<'_>| longest = longest.max(t.raw().len()));
+        let mut tokenizer = Tokenizer::new();
+        for piece in doc.chunks(chunk) {
+            tokenizer.feed(piece, &mut sink);
+            held = held.max(tokenizer.buffered_len());
+        }
+        tokenizer.finish(&mut sink);
     }
-    tokenizer.finish(&mut sink);
-    drop(sink);
     (held, longest, doc.len())
 }
 
