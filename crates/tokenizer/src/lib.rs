@@ -63,7 +63,9 @@ mod state;
 mod token;
 mod tokenizer;
 
-pub use decode::{ErrorFn, InputStreamChecker, ReferenceTag, tag as reference_tag};
+pub use decode::{
+    ErrorFn, InputStreamChecker, ReferenceTag, decode_attribute_value, decode_text, tag as reference_tag,
+};
 pub use error::{ParseError, ParseErrorCode};
 pub use owned::{OwnedToken, tokenize, tokenize_str};
 pub use sink::{Feedback, TagNamePolicy, TokenSink, text_mode_for_tag};
