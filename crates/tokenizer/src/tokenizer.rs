@@ -425,6 +425,7 @@ impl Tokenizer {
 
     /// Emits the tag scanned so far, ending at `chunk[i]` (its `>`), and
     /// switches to the state the feedback asks for.
+    #[inline(always)]
     pub(crate) fn emit_tag<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
         let kind = if self.is_end_tag { TokenKind::EndTag } else { TokenKind::StartTag };
         let end = base + i as u64 + 1;

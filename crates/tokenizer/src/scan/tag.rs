@@ -9,53 +9,211 @@
 use crate::tokenizer::is_space;
 use crate::{AttributeSpan, Quote, Rel, State, TokenSink, Tokenizer};
 
+/// Byte classes of the tag states, one bit per class, looked up once per byte.
+const SPACE: u8 = 1;
 /// Bytes that end a tag name: whitespace, `/`, `>`.
-const fn tag_name_end_table() -> [bool; 256] {
-    let mut t = [false; 256];
-    t[b'\t' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[0x0C] = true;
-    t[b'\r' as usize] = true;
-    t[b' ' as usize] = true;
-    t[b'/' as usize] = true;
-    t[b'>' as usize] = true;
-    t
-}
-static TAG_NAME_END: [bool; 256] = tag_name_end_table();
-
+const TAG_NAME_END: u8 = 2;
 /// Bytes that end an attribute name: whitespace, `/`, `>`, `=`.
-static ATTRIBUTE_NAME_END: [bool; 256] = {
-    let mut t = tag_name_end_table();
-    t[b'=' as usize] = true;
+const ATTRIBUTE_NAME_END: u8 = 4;
+/// Bytes that end an unquoted attribute value: whitespace, `>`.
+const UNQUOTED_VALUE_END: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let all = SPACE | TAG_NAME_END | ATTRIBUTE_NAME_END | UNQUOTED_VALUE_END;
+    t[b'\t' as usize] = all;
+    t[b'\n' as usize] = all;
+    t[0x0C] = all;
+    t[b'\r' as usize] = all;
+    t[b' ' as usize] = all;
+    t[b'/' as usize] = TAG_NAME_END | ATTRIBUTE_NAME_END;
+    t[b'>' as usize] = TAG_NAME_END | ATTRIBUTE_NAME_END | UNQUOTED_VALUE_END;
+    t[b'=' as usize] = ATTRIBUTE_NAME_END;
     t
 };
 
-/// Bytes that end an unquoted attribute value: whitespace, `>`.
-static UNQUOTED_VALUE_END: [bool; 256] = {
-    let mut t = tag_name_end_table();
-    t[b'/' as usize] = false;
-    t
-};
+/// The index of the first byte at or after `from` in `class`, or `hay.len()`.
+///
+/// Eight bytes at a time while eight remain: [`stop_candidates`] flags the
+/// bytes that may be in the class, and the first flagged one is checked in
+/// the table (a control byte below 0x21 other than whitespace is flagged but
+/// is no stop). The tail goes byte by byte. `naive_find_class` in the tests
+/// is the reference.
+#[inline(always)]
+fn find_class(hay: &[u8], from: usize, class: u8) -> usize {
+    let mut j = from;
+    while let Some(word) = hay.get(j..j + 8) {
+        let x = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
+        let flags = stop_candidates(x, class);
+        if flags == 0 {
+            j += 8;
+            continue;
+        }
+        let k = j + (flags.trailing_zeros() / 8) as usize;
+        if CLASS[hay[k] as usize] & class != 0 {
+            return k;
+        }
+        j = k + 1;
+    }
+    while j < hay.len() && CLASS[hay[j] as usize] & class == 0 {
+        j += 1;
+    }
+    j
+}
+
+/// Flags (bit 7 of the byte) bytes of the little-endian word `x` that are
+/// below 0x21, or `>`, or (for names) `/`, or (for attribute names) `=`:
+/// a superset of `class` (whitespace is below 0x21). Only the lowest flag is
+/// exact (a borrow may flag bytes above it), which is all `find_class` uses.
+#[inline(always)]
+fn stop_candidates(x: u64, class: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |n: u8| x.wrapping_sub(ONES * n as u64) & !x;
+    let equal = |b: u8| {
+        let y = x ^ (ONES * b as u64);
+        y.wrapping_sub(ONES) & !y
+    };
+    let mut flags = below(0x21) | equal(b'>');
+    if class & (TAG_NAME_END | ATTRIBUTE_NAME_END) != 0 {
+        flags |= equal(b'/');
+    }
+    if class & ATTRIBUTE_NAME_END != 0 {
+        flags |= equal(b'=');
+    }
+    flags & HIGH
+}
+
+/// The index of the first byte at or after `from` that is not whitespace, or `hay.len()`.
+#[inline(always)]
+fn skip_space(hay: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while j < hay.len() && CLASS[hay[j] as usize] & SPACE != 0 {
+        j += 1;
+    }
+    j
+}
 
 impl Tokenizer {
-    /// [Tag name state](https://html.spec.whatwg.org/multipage/parsing.html#tag-name-state).
+    /// [Tag name state](https://html.spec.whatwg.org/multipage/parsing.html#tag-name-state),
+    /// and the attribute states after it in one pass while the tag lies in
+    /// this chunk.
+    ///
+    /// The common shapes (`<name>`, `<name a="v" b='v' c=v>`, `<name/>`) run
+    /// here in tight loops with no dispatch between states; at anything else
+    /// (a space before `=`, a `/` not followed by `>`, the end of the chunk)
+    /// it stops in the state the Standard is in at that byte, with the tag
+    /// scratch as the single-state handlers below would have left it, and
+    /// those handlers go on from there.
     pub(crate) fn tag_name<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
-        let Some(k) = chunk[i..].iter().position(|&b| TAG_NAME_END[b as usize]) else {
-            return chunk.len();
-        };
-        let j = i + k;
-        self.name.end = self.rel(base, j);
-        match chunk[j] {
-            b'/' => {
-                self.state = State::SelfClosingStartTag;
-                j + 1
-            }
-            b'>' => self.emit_tag(chunk, base, j, sink),
-            _ => {
-                self.state = State::BeforeAttributeName;
-                j + 1
-            }
+        let len = chunk.len();
+        let mut j = find_class(chunk, i, TAG_NAME_END);
+        if j == len {
+            return j;
         }
+        // `rel(j)`: the offset of `chunk[j]` in the token.
+        let origin = self.token_start.wrapping_sub(base) as usize;
+        let rel = |j: usize| j.wrapping_sub(origin);
+        self.name.end = rel(j);
+        let gt = loop {
+            // Before attribute name state (also reached from the tag name
+            // and after attribute value states: whitespace, `/` and `>` do
+            // the same there, and anything else is reconsumed here).
+            j = skip_space(chunk, j);
+            if j == len {
+                self.state = State::BeforeAttributeName;
+                return j;
+            }
+            match chunk[j] {
+                b'>' => break j,
+                b'/' => {
+                    // Self-closing start tag state, when its `>` is here.
+                    if chunk.get(j + 1) == Some(&b'>') {
+                        self.self_closing = true;
+                        break j + 1;
+                    }
+                    self.state = State::SelfClosingStartTag;
+                    return j + 1;
+                }
+                _ => {}
+            }
+            // Attribute name state: the name starts here (`=` included).
+            let name_start = rel(j);
+            j = find_class(chunk, j + 1, ATTRIBUTE_NAME_END);
+            self.attr = AttributeSpan { name: Rel::new(name_start, name_start), value: None, quote: Quote::None };
+            if j == len {
+                self.state = State::AttributeName;
+                return j;
+            }
+            self.attr.name.end = rel(j);
+            match chunk[j] {
+                b'=' => j += 1,
+                b'>' => {
+                    self.attrs.push(self.attr);
+                    break j;
+                }
+                _ => {
+                    // Whitespace or `/`: the after attribute name state.
+                    self.state = State::AfterAttributeName;
+                    return j;
+                }
+            }
+            // Before attribute value state.
+            if j == len {
+                self.state = State::BeforeAttributeValue;
+                return j;
+            }
+            match chunk[j] {
+                quote @ (b'"' | b'\'') => {
+                    // Attribute value (double- or single-quoted) state.
+                    let at = rel(j + 1);
+                    self.attr.value = Some(Rel::new(at, at));
+                    let (q, state) = if quote == b'"' {
+                        (Quote::Double, State::AttributeValueDoubleQuoted)
+                    } else {
+                        (Quote::Single, State::AttributeValueSingleQuoted)
+                    };
+                    self.attr.quote = q;
+                    let Some(k) = memchr::memchr(quote, &chunk[j + 1..]) else {
+                        self.state = state;
+                        return len;
+                    };
+                    j += 1 + k;
+                    self.attr.value = Some(Rel::new(at, rel(j)));
+                    self.attrs.push(self.attr);
+                    j += 1;
+                    // After attribute value (quoted) state: whitespace, `/`
+                    // and `>` act as in the before attribute name state, and
+                    // anything else is reconsumed there.
+                    if j == len {
+                        self.state = State::AfterAttributeValueQuoted;
+                        return j;
+                    }
+                }
+                b if CLASS[b as usize] & UNQUOTED_VALUE_END == 0 => {
+                    // Attribute value (unquoted) state.
+                    let at = rel(j);
+                    self.attr.value = Some(Rel::new(at, at));
+                    j = find_class(chunk, j + 1, UNQUOTED_VALUE_END);
+                    if j == len {
+                        self.state = State::AttributeValueUnquoted;
+                        return j;
+                    }
+                    self.attr.value = Some(Rel::new(at, rel(j)));
+                    self.attrs.push(self.attr);
+                    if chunk[j] == b'>' {
+                        break j;
+                    }
+                    j += 1;
+                }
+                _ => {
+                    // Whitespace or `>`.
+                    self.state = State::BeforeAttributeValue;
+                    return j;
+                }
+            }
+        };
+        self.emit_tag(chunk, base, gt, sink)
     }
 
     /// [Before attribute name state](https://html.spec.whatwg.org/multipage/parsing.html#before-attribute-name-state).
@@ -66,10 +224,10 @@ impl Tokenizer {
         i: usize,
         sink: &mut S,
     ) -> usize {
-        let Some(k) = chunk[i..].iter().position(|&b| !is_space(b)) else {
-            return chunk.len();
-        };
-        let j = i + k;
+        let j = skip_space(chunk, i);
+        if j == chunk.len() {
+            return j;
+        }
         match chunk[j] {
             // spec: "/", ">": reconsume in the after attribute name state.
             b'/' => {
@@ -90,10 +248,10 @@ impl Tokenizer {
 
     /// [Attribute name state](https://html.spec.whatwg.org/multipage/parsing.html#attribute-name-state).
     pub(crate) fn attribute_name(&mut self, chunk: &[u8], base: u64, i: usize) -> usize {
-        let Some(k) = chunk[i..].iter().position(|&b| ATTRIBUTE_NAME_END[b as usize]) else {
-            return chunk.len();
-        };
-        let j = i + k;
+        let j = find_class(chunk, i, ATTRIBUTE_NAME_END);
+        if j == chunk.len() {
+            return j;
+        }
         self.attr.name.end = self.rel(base, j);
         if chunk[j] == b'=' {
             self.state = State::BeforeAttributeValue;
@@ -113,10 +271,10 @@ impl Tokenizer {
         i: usize,
         sink: &mut S,
     ) -> usize {
-        let Some(k) = chunk[i..].iter().position(|&b| !is_space(b)) else {
-            return chunk.len();
-        };
-        let j = i + k;
+        let j = skip_space(chunk, i);
+        if j == chunk.len() {
+            return j;
+        }
         match chunk[j] {
             b'=' => {
                 self.state = State::BeforeAttributeValue;
@@ -149,10 +307,10 @@ impl Tokenizer {
         i: usize,
         sink: &mut S,
     ) -> usize {
-        let Some(k) = chunk[i..].iter().position(|&b| !is_space(b)) else {
-            return chunk.len();
-        };
-        let j = i + k;
+        let j = skip_space(chunk, i);
+        if j == chunk.len() {
+            return j;
+        }
         match chunk[j] {
             b'"' => {
                 let at = self.rel(base, j + 1);
@@ -208,10 +366,10 @@ impl Tokenizer {
         i: usize,
         sink: &mut S,
     ) -> usize {
-        let Some(k) = chunk[i..].iter().position(|&b| UNQUOTED_VALUE_END[b as usize]) else {
-            return chunk.len();
-        };
-        let j = i + k;
+        let j = find_class(chunk, i, UNQUOTED_VALUE_END);
+        if j == chunk.len() {
+            return j;
+        }
         if let Some(v) = &mut self.attr.value {
             v.end = (base + j as u64 - self.token_start) as usize;
         }
@@ -266,6 +424,45 @@ impl Tokenizer {
             // spec: unexpected-solidus-in-tag; reconsume in the before attribute name state.
             self.state = State::BeforeAttributeName;
             i
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ATTRIBUTE_NAME_END, TAG_NAME_END, UNQUOTED_VALUE_END, find_class, skip_space};
+    use crate::tokenizer::is_space;
+    use proptest::prelude::*;
+
+    /// The reference: the first byte at or after `from` that ends the run, by the Standard's lists.
+    fn naive_find_class(hay: &[u8], from: usize, class: u8) -> usize {
+        let ends = |b: u8| match class {
+            TAG_NAME_END => is_space(b) || b == b'/' || b == b'>',
+            ATTRIBUTE_NAME_END => is_space(b) || b == b'/' || b == b'>' || b == b'=',
+            UNQUOTED_VALUE_END => is_space(b) || b == b'>',
+            _ => unreachable!(),
+        };
+        hay[from..].iter().position(|&b| ends(b)).map_or(hay.len(), |k| from + k)
+    }
+
+    fn tag_byte() -> impl Strategy<Value = u8> {
+        prop_oneof![
+            4 => Just(b'a'),
+            1 => prop::sample::select(b"\t\n\x0C\r />=\"'\x00\x01\x1f\x20!\xa0\xbe\xff".to_vec()),
+            1 => any::<u8>(),
+        ]
+    }
+
+    proptest! {
+        /// `find_class` (eight bytes at a time) and `skip_space` equal the obvious scans.
+        #[test]
+        fn find_class_is_naive(hay in proptest::collection::vec(tag_byte(), 0..64), from in 0usize..64) {
+            let from = from.min(hay.len());
+            for class in [TAG_NAME_END, ATTRIBUTE_NAME_END, UNQUOTED_VALUE_END] {
+                prop_assert_eq!(find_class(&hay, from, class), naive_find_class(&hay, from, class), "class {}", class);
+            }
+            let naive = hay[from..].iter().position(|&b| !is_space(b)).map_or(hay.len(), |k| from + k);
+            prop_assert_eq!(skip_space(&hay, from), naive);
         }
     }
 }
