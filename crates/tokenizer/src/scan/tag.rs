@@ -105,7 +105,14 @@ impl Tokenizer {
     /// it stops in the state the Standard is in at that byte, with the tag
     /// scratch as the single-state handlers below would have left it, and
     /// those handlers go on from there.
+    #[inline(never)]
     pub(crate) fn tag_name<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
+        self.scan_tag(chunk, base, i, sink)
+    }
+
+    /// The body of [`Tokenizer::tag_name`], inlined into the data state's loop.
+    #[inline(always)]
+    pub(crate) fn scan_tag<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
         let len = chunk.len();
         let mut j = find_class(chunk, i, TAG_NAME_END);
         if j == len {
