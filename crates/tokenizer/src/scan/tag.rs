@@ -6,6 +6,7 @@
 //! goes; the errors these states can raise are reported by the reference
 //! tag parser in `decode/tag.rs` when asked.
 
+use super::{find_byte, load};
 use crate::tokenizer::is_space;
 use crate::{AttributeSpan, Quote, Rel, State, TokenSink, Tokenizer};
 
@@ -43,8 +44,7 @@ static CLASS: [u8; 256] = {
 fn find_class(hay: &[u8], from: usize, class: u8) -> usize {
     let mut j = from;
     while let Some(word) = hay.get(j..j + 8) {
-        let x = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
-        let flags = stop_candidates(x, class);
+        let flags = stop_candidates(load(word), class);
         if flags == 0 {
             j += 8;
             continue;
@@ -85,11 +85,25 @@ fn stop_candidates(x: u64, class: u8) -> u64 {
 }
 
 /// The index of the first byte at or after `from` that is not whitespace, or `hay.len()`.
+///
+/// After a line feed, indentation is skipped eight spaces at a time.
 #[inline(always)]
 fn skip_space(hay: &[u8], from: usize) -> usize {
+    const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
     let mut j = from;
-    while j < hay.len() && CLASS[hay[j] as usize] & SPACE != 0 {
+    while j < hay.len() {
+        let b = hay[j];
+        if CLASS[b as usize] & SPACE == 0 {
+            break;
+        }
         j += 1;
+        if b == b'\n' {
+            while let Some(word) = hay.get(j..j + 8)
+                && load(word) == SPACES
+            {
+                j += 8;
+            }
+        }
     }
     j
 }
@@ -181,7 +195,7 @@ impl Tokenizer {
                         (Quote::Single, State::AttributeValueSingleQuoted)
                     };
                     self.attr.quote = q;
-                    let Some(k) = memchr::memchr(quote, &chunk[j + 1..]) else {
+                    let Some(k) = find_byte(quote, &chunk[j + 1..]) else {
                         self.state = state;
                         return len;
                     };
@@ -353,7 +367,7 @@ impl Tokenizer {
     /// ([§13.2.5.36](https://html.spec.whatwg.org/multipage/parsing.html#attribute-value-(double-quoted)-state),
     /// [§13.2.5.37](https://html.spec.whatwg.org/multipage/parsing.html#attribute-value-(single-quoted)-state)).
     pub(crate) fn attribute_value_quoted(&mut self, chunk: &[u8], base: u64, i: usize, quote: u8) -> usize {
-        let Some(k) = memchr::memchr(quote, &chunk[i..]) else {
+        let Some(k) = find_byte(quote, &chunk[i..]) else {
             return chunk.len();
         };
         let j = i + k;
