@@ -89,7 +89,7 @@ pub fn text_mode_for_tag(name: &[u8], scripting: bool) -> TextMode {
 pub struct TagNamePolicy<F>(pub F);
 
 impl<F: FnMut(&Token<'_>)> TokenSink for TagNamePolicy<F> {
-    #[inline]
+    #[inline(always)]
     fn token(&mut self, token: &Token<'_>) -> Feedback {
         (self.0)(token);
         match token.kind() {
