@@ -172,38 +172,45 @@ pub struct Token<'a> {
 
 impl<'a> Token<'a> {
     /// The kind of token.
+    #[inline]
     pub fn kind(&self) -> TokenKind {
         self.kind
     }
 
     /// The exact source bytes of the token.
+    #[inline]
     pub fn raw(&self) -> &'a [u8] {
         self.raw
     }
 
     /// The absolute byte span of [`Token::raw`].
+    #[inline]
     pub fn span(&self) -> Span {
         Span::new(self.start, self.start + self.raw.len() as u64)
     }
 
     /// Whether the end of input terminated this token (an unclosed comment,
     /// DOCTYPE, CDATA section or text run at EOF).
+    #[inline]
     pub fn is_eof_terminated(&self) -> bool {
         self.eof
     }
 
     /// For tags: whether the tag ends with `/>`.
+    #[inline]
     pub fn is_self_closing(&self) -> bool {
         self.self_closing
     }
 
     /// For tags: the raw bytes of the tag name (as written, not lowercased).
     /// Empty for other kinds.
+    #[inline]
     pub fn raw_tag_name(&self) -> &'a [u8] {
-        self.name.slice(self.raw)
+        &self.raw[self.name.start..self.name.end]
     }
 
     /// For tags: the span of the tag name relative to [`Token::raw`].
+    #[inline]
     pub fn tag_name_span(&self) -> Rel {
         self.name
     }
@@ -215,12 +222,14 @@ impl<'a> Token<'a> {
 
     /// For tags: whether the tag name equals `lowercase` ASCII case-insensitively,
     /// without allocating. `lowercase` must be lowercase.
+    #[inline]
     pub fn tag_name_is(&self, lowercase: &[u8]) -> bool {
         let n = self.raw_tag_name();
         n.len() == lowercase.len() && n.iter().zip(lowercase).all(|(a, b)| a.to_ascii_lowercase() == *b)
     }
 
     /// For tags: where each attribute lies, in source order, duplicates included.
+    #[inline]
     pub fn attribute_spans(&self) -> &'a [AttributeSpan] {
         self.attributes
     }
