@@ -25,19 +25,24 @@ impl Tokenizer {
             };
             let lt = i + k;
             self.markup_start = base + lt as u64;
-            self.state = State::TagOpen;
             // Go on in the tag open state at once when its byte is here; `<a`
             // and `</a` go straight on into the tag name state (what the tag
-            // open and end tag open states do with a letter).
+            // open and end tag open states do with a letter). The state is
+            // stored only where the scan stops before the tag's end.
             let (is_end, name_at) = match chunk.get(lt + 1) {
                 Some(b) if b.is_ascii_alphabetic() => (false, lt + 2),
                 Some(b'/') if chunk.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => (true, lt + 3),
-                Some(_) => return self.tag_open(chunk, base, lt + 1, sink),
-                None => return lt + 1,
+                Some(_) => {
+                    self.state = State::TagOpen;
+                    return self.tag_open(chunk, base, lt + 1, sink);
+                }
+                None => {
+                    self.state = State::TagOpen;
+                    return lt + 1;
+                }
             };
             self.emit_text_before_markup(chunk, base, TextMode::Data, sink);
             self.start_tag_token(is_end, name_at - 1 - lt);
-            self.state = State::TagName;
             i = self.scan_tag(chunk, base, name_at, sink);
             if self.state != State::Data || i == chunk.len() {
                 return i;

@@ -130,6 +130,7 @@ impl Tokenizer {
         let len = chunk.len();
         let mut j = find_class(chunk, i, TAG_NAME_END);
         if j == len {
+            self.state = State::TagName;
             return j;
         }
         // `rel(j)`: the offset of `chunk[j]` in the token.
@@ -159,49 +160,51 @@ impl Tokenizer {
                 _ => {}
             }
             // Attribute name state: the name starts here (`=` included).
+            // The attribute is built in locals and stored in `self.attr` when
+            // it is pushed or when the scan stops inside it.
             let name_start = rel(j);
             j = find_class(chunk, j + 1, ATTRIBUTE_NAME_END);
-            self.attr = AttributeSpan { name: Rel::new(name_start, name_start), value: None, quote: Quote::None };
             if j == len {
+                self.attr = AttributeSpan { name: Rel::new(name_start, name_start), value: None, quote: Quote::None };
                 self.state = State::AttributeName;
                 return j;
             }
-            self.attr.name.end = rel(j);
+            let name = Rel::new(name_start, rel(j));
             match chunk[j] {
                 b'=' => j += 1,
                 b'>' => {
-                    self.attrs.push(self.attr);
+                    self.push_attribute(AttributeSpan { name, value: None, quote: Quote::None });
                     break j;
                 }
                 _ => {
                     // Whitespace or `/`: the after attribute name state.
+                    self.attr = AttributeSpan { name, value: None, quote: Quote::None };
                     self.state = State::AfterAttributeName;
                     return j;
                 }
             }
             // Before attribute value state.
-            if j == len {
+            let Some(&b) = chunk.get(j) else {
+                self.attr = AttributeSpan { name, value: None, quote: Quote::None };
                 self.state = State::BeforeAttributeValue;
                 return j;
-            }
-            match chunk[j] {
-                quote @ (b'"' | b'\'') => {
+            };
+            match b {
+                b'"' | b'\'' => {
                     // Attribute value (double- or single-quoted) state.
                     let at = rel(j + 1);
-                    self.attr.value = Some(Rel::new(at, at));
-                    let (q, state) = if quote == b'"' {
-                        (Quote::Double, State::AttributeValueDoubleQuoted)
-                    } else {
-                        (Quote::Single, State::AttributeValueSingleQuoted)
-                    };
-                    self.attr.quote = q;
-                    let Some(k) = find_byte(quote, &chunk[j + 1..]) else {
-                        self.state = state;
+                    let quote = if b == b'"' { Quote::Double } else { Quote::Single };
+                    let Some(k) = find_byte(b, &chunk[j + 1..]) else {
+                        self.attr = AttributeSpan { name, value: Some(Rel::new(at, at)), quote };
+                        self.state = if b == b'"' {
+                            State::AttributeValueDoubleQuoted
+                        } else {
+                            State::AttributeValueSingleQuoted
+                        };
                         return len;
                     };
                     j += 1 + k;
-                    self.attr.value = Some(Rel::new(at, rel(j)));
-                    self.attrs.push(self.attr);
+                    self.push_attribute(AttributeSpan { name, value: Some(Rel::new(at, rel(j))), quote });
                     j += 1;
                     // After attribute value (quoted) state: whitespace, `/`
                     // and `>` act as in the before attribute name state, and
@@ -214,14 +217,13 @@ impl Tokenizer {
                 b if CLASS[b as usize] & UNQUOTED_VALUE_END == 0 => {
                     // Attribute value (unquoted) state.
                     let at = rel(j);
-                    self.attr.value = Some(Rel::new(at, at));
                     j = find_class(chunk, j + 1, UNQUOTED_VALUE_END);
                     if j == len {
+                        self.attr = AttributeSpan { name, value: Some(Rel::new(at, at)), quote: Quote::None };
                         self.state = State::AttributeValueUnquoted;
                         return j;
                     }
-                    self.attr.value = Some(Rel::new(at, rel(j)));
-                    self.attrs.push(self.attr);
+                    self.push_attribute(AttributeSpan { name, value: Some(Rel::new(at, rel(j))), quote: Quote::None });
                     if chunk[j] == b'>' {
                         break j;
                     }
@@ -229,12 +231,21 @@ impl Tokenizer {
                 }
                 _ => {
                     // Whitespace or `>`.
+                    self.attr = AttributeSpan { name, value: None, quote: Quote::None };
                     self.state = State::BeforeAttributeValue;
                     return j;
                 }
             }
         };
         self.emit_tag(chunk, base, gt, sink)
+    }
+
+    /// Pushes a finished attribute; it stays in `self.attr` too, as the
+    /// single-state handlers leave it.
+    #[inline(always)]
+    fn push_attribute(&mut self, attr: AttributeSpan) {
+        self.attr = attr;
+        self.attrs.push(attr);
     }
 
     /// [Before attribute name state](https://html.spec.whatwg.org/multipage/parsing.html#before-attribute-name-state).
