@@ -1,0 +1,1033 @@
+//! The pipeline for one document: tokens → shadow events → selector matches
+//! → handlers → output bytes.
+//!
+//! For each token the shadow runs first; its events (with the selector
+//! matches of each opened element) are recorded as [`Action`]s, then walked
+//! in order: an element's start tag bytes leave where the element is opened,
+//! an end tag's bytes where the element it ends is closed, every other
+//! token's bytes after its events. Content inserted for elements without
+//! tags of their own lands where the shadow opens or closes them.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use encoding_rs::Encoding;
+use htrewrite_selectors::{Matcher, RuleId};
+use htrewrite_shadow::{
+    CloseCause, Event, EventSink, InsertionMode, Namespace, NodeId, Origin, Position, Shadow, ShadowAttr,
+};
+use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
+
+use crate::content::Context;
+use crate::element::{EndEdits, Removal, Source, write_end_tag};
+use crate::error::RewritingError;
+use crate::location::Lines;
+use crate::nodes::{Doc, Mutations};
+use crate::settings::{DocHandlers, HandlerKind, RuleHandlers};
+use crate::{Comment, Doctype, DocumentEnd, Element, ElementEnd, ProcessingInstruction, TextChunk};
+
+/// Output is handed to the sink when this much is staged.
+const FLUSH_AT: usize = 64 * 1024;
+
+/// One recorded shadow event the rewriter cares about.
+#[derive(Debug)]
+enum Action {
+    Opened {
+        id: NodeId,
+        ns: Namespace,
+        origin: Origin,
+        parent: Option<NodeId>,
+        self_closing: bool,
+        /// Set when the element matched a rule.
+        name: Option<Box<str>>,
+        attrs: Option<Vec<ShadowAttr>>,
+        rules: std::ops::Range<usize>,
+    },
+    /// A detached element (adoption agency clone) placed into the document.
+    Placed {
+        id: NodeId,
+        rules: std::ops::Range<usize>,
+    },
+    Closed {
+        id: NodeId,
+        cause: CloseCause,
+    },
+    /// Text, comment or processing instruction inserted under `parent`.
+    Content {
+        parent: Option<NodeId>,
+    },
+}
+
+/// What is known of a detached element until it is placed.
+#[derive(Debug)]
+struct Detached {
+    name: Box<str>,
+    ns: Namespace,
+    origin: Origin,
+    attrs: Vec<ShadowAttr>,
+    self_closing: bool,
+}
+
+/// Collects actions from shadow events, running the matcher on each.
+struct Collector<'a> {
+    matcher: Option<&'a mut Matcher>,
+    actions: &'a mut Vec<Action>,
+    rules: &'a mut Vec<RuleId>,
+}
+
+impl EventSink for Collector<'_> {
+    fn event(&mut self, e: Event<'_>) {
+        let start = self.rules.len();
+        let matches = match self.matcher.as_deref_mut() {
+            Some(m) => m.event(&e),
+            None => &[],
+        };
+        match e {
+            Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing } => {
+                self.rules.extend(matches.iter().filter(|m| m.element == id).map(|m| m.rule));
+                let matched = self.rules.len() > start;
+                let detached = position == Position::Detached;
+                let keep = matched || detached || !origin.is_from_start_tag();
+                self.actions.push(Action::Opened {
+                    id,
+                    ns,
+                    origin,
+                    parent: if detached { None } else { position.parent() },
+                    self_closing,
+                    name: keep.then(|| name.into()),
+                    attrs: (keep && !origin.is_from_start_tag()).then(|| attrs.to_vec()),
+                    rules: start..self.rules.len(),
+                });
+            }
+            Event::NodeMoved { .. } => {
+                // Detached elements placed now, each with its rules.
+                let mut i = 0;
+                while i < matches.len() {
+                    let id = matches[i].element;
+                    let from = self.rules.len();
+                    while i < matches.len() && matches[i].element == id {
+                        self.rules.push(matches[i].rule);
+                        i += 1;
+                    }
+                    self.actions.push(Action::Placed { id, rules: from..self.rules.len() });
+                }
+            }
+            Event::ElementClosed { id, cause } => self.actions.push(Action::Closed { id, cause }),
+            Event::Text { position, .. } | Event::Comment { position, .. } => {
+                self.actions.push(Action::Content { parent: position.parent() })
+            }
+            Event::ProcessingInstruction { position, .. } => {
+                self.actions.push(Action::Content { parent: position.parent() })
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Work waiting for an element's end.
+struct Pending<'h, K: HandlerKind> {
+    name: Box<str>,
+    edits: crate::element::Edits<'h, K>,
+    /// Rule groups whose end handlers run.
+    end_groups: Vec<u32>,
+    ctx: ContextOwned,
+    has_start_tag: bool,
+}
+
+/// An owned [`Context`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ContextOwned {
+    Data,
+    Rcdata,
+    Rawtext(Box<str>),
+    ScriptData,
+    Plaintext,
+    CdataSection,
+}
+
+impl ContextOwned {
+    fn of(mode: TextMode, name: &str) -> ContextOwned {
+        match mode {
+            TextMode::Data => ContextOwned::Data,
+            TextMode::Rcdata => ContextOwned::Rcdata,
+            TextMode::Rawtext => ContextOwned::Rawtext(name.into()),
+            TextMode::ScriptData => ContextOwned::ScriptData,
+            TextMode::Plaintext => ContextOwned::Plaintext,
+            TextMode::CdataSection => ContextOwned::CdataSection,
+        }
+    }
+    fn get(&self) -> Context<'_> {
+        match self {
+            ContextOwned::Data => Context::Data,
+            ContextOwned::Rcdata => Context::Rcdata,
+            ContextOwned::Rawtext(n) => Context::Rawtext(n),
+            ContextOwned::ScriptData => Context::ScriptData,
+            ContextOwned::Plaintext => Context::Plaintext,
+            ContextOwned::CdataSection => Context::CdataSection,
+        }
+    }
+}
+
+/// A text node whose last chunk has not been seen.
+struct OpenText {
+    /// Rule groups with text handlers that saw its chunks.
+    groups: Arc<[u32]>,
+    /// Whether document-wide text handlers saw them.
+    doc: bool,
+    /// Whole-node mode: the raw bytes and decoded text held so far.
+    held_raw: Vec<u8>,
+    held_text: String,
+    span: Span,
+    mode: TextMode,
+}
+
+/// Why output is being dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Suppress {
+    /// The element and its content (until its end, end tag included).
+    Whole(NodeId),
+    /// The element's content (until its end, end tag excluded).
+    Inner(NodeId),
+}
+
+/// The state of one document's rewrite, below the tokenizer.
+pub(crate) struct Core<'h, K: HandlerKind> {
+    pub(crate) shadow: Shadow,
+    matcher: Option<Matcher>,
+    rules: Vec<RuleHandlers<'h, K>>,
+    /// Program rule → handler group.
+    rule_map: Vec<Option<u32>>,
+    doc: DocHandlers<'h, K>,
+    has_content_rules: bool,
+    pub(crate) encoding: &'static Encoding,
+    whole_text: Option<usize>,
+    pub(crate) memory_limit: usize,
+    pub(crate) lines: Option<Lines>,
+
+    actions: Vec<Action>,
+    matched: Vec<RuleId>,
+    pending: HashMap<NodeId, Pending<'h, K>>,
+    /// Content-handler groups active inside each element (only non-empty sets).
+    scopes: HashMap<NodeId, Arc<[u32]>>,
+    detached: HashMap<NodeId, Detached>,
+    /// Elements whose end already passed in the bytes (`</body>`, `</html>`)
+    /// though the tree keeps them open.
+    byte_ended: HashSet<NodeId>,
+    suppress: Option<Suppress>,
+    text: Option<OpenText>,
+    /// The text mode (and RAWTEXT end name) that the next text is read in.
+    mode: TextMode,
+    mode_name: Box<str>,
+
+    /// Output staged for the sink.
+    pub(crate) out: Vec<u8>,
+    /// Whether the current token's bytes were written (or dropped) already.
+    token_done: bool,
+    /// For text tokens: the offset up to which the token's bytes were handled.
+    cursor: u64,
+    pub(crate) error: Option<RewritingError>,
+}
+
+impl<'h, K: HandlerKind> Core<'h, K> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        shadow: Shadow,
+        matcher: Option<Matcher>,
+        rules: Vec<RuleHandlers<'h, K>>,
+        rule_map: Vec<Option<u32>>,
+        doc: DocHandlers<'h, K>,
+        encoding: &'static Encoding,
+        whole_text: Option<usize>,
+        memory_limit: usize,
+        track_lines: bool,
+    ) -> Self {
+        let has_content_rules = rules.iter().any(|r| !r.text.is_empty() || !r.comments.is_empty());
+        let mode = shadow.initial_text_mode();
+        Core {
+            shadow,
+            matcher,
+            rules,
+            rule_map,
+            doc,
+            has_content_rules,
+            encoding,
+            whole_text,
+            memory_limit,
+            lines: track_lines.then(Lines::default),
+            actions: Vec::new(),
+            matched: Vec::new(),
+            pending: HashMap::new(),
+            scopes: HashMap::new(),
+            detached: HashMap::new(),
+            byte_ended: HashSet::new(),
+            suppress: None,
+            text: None,
+            mode,
+            mode_name: "".into(),
+            out: Vec::new(),
+            token_done: false,
+            cursor: 0,
+            error: None,
+        }
+    }
+
+    /// Bytes held now, for the memory limit (without the tokenizer's carry-over).
+    pub(crate) fn held_bytes(&self) -> usize {
+        let pending: usize = self.pending.values().map(|p| p.edits.held_bytes() + 64).sum();
+        let text = self.text.as_ref().map_or(0, |t| t.held_raw.len() + t.held_text.len());
+        pending
+            + text
+            + self.shadow.open_elements().len() * 96
+            + self.matcher.as_ref().map_or(0, |m| m.live_records() * 160)
+            + self.scopes.len() * 64
+            + self.detached.len() * 96
+    }
+
+    fn emit(&mut self, bytes: &[u8]) {
+        if self.suppress.is_none() && !bytes.is_empty() {
+            self.out.extend_from_slice(bytes);
+        }
+    }
+
+    fn fail(&mut self, e: RewritingError) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    /// Processes one token: shadow, handlers, output.
+    pub(crate) fn token(&mut self, t: &Token<'_>) -> Feedback {
+        self.token_done = false;
+        let text_mode = match t.kind() {
+            TokenKind::Text(mode) => Some(mode),
+            _ => None,
+        };
+        if text_mode.is_none() && self.text.is_some() {
+            self.end_text_node(t.span().start);
+        }
+        let node_before = if text_mode.is_some() { self.current_node() } else { None };
+        self.actions.clear();
+        self.matched.clear();
+        let fb = {
+            let mut c =
+                Collector { matcher: self.matcher.as_mut(), actions: &mut self.actions, rules: &mut self.matched };
+            self.shadow.process(t, &mut c)
+        };
+        let actions = std::mem::take(&mut self.actions);
+        let mut content_parent = None;
+        self.cursor = t.span().start;
+        // For text: where elements implied by it begin (its first character
+        // that is not whitespace, as the shadow decides).
+        let implied_at = match text_mode {
+            Some(mode) => {
+                first_non_whitespace(t.raw(), t.span().start, matches!(mode, TextMode::Data | TextMode::Rcdata))
+            }
+            None => t.span().start,
+        };
+        for a in &actions {
+            if self.error.is_some() {
+                break;
+            }
+            match a {
+                Action::Opened { .. } | Action::Placed { .. } => {
+                    let at = match (text_mode, a) {
+                        (Some(_), Action::Opened { origin: Origin::Implied, .. }) => implied_at,
+                        _ => t.span().start,
+                    };
+                    if let Some(mode) = text_mode {
+                        self.split_text(t, mode, at, &mut content_parent, node_before);
+                    }
+                    self.opened_at(a, Some(t), fb, at.max(self.cursor));
+                }
+                Action::Closed { id, cause } => {
+                    let at = match *cause {
+                        CloseCause::Implied { by } if by.start >= t.span().start && by.start <= t.span().end => {
+                            by.start
+                        }
+                        CloseCause::Immediate { span } => span.end,
+                        _ => t.span().start,
+                    };
+                    if let Some(mode) = text_mode {
+                        self.split_text(t, mode, at, &mut content_parent, node_before);
+                    }
+                    self.closed_at(*id, *cause, Some(t), at.max(self.cursor));
+                }
+                Action::Content { parent } => {
+                    if content_parent.is_none() {
+                        content_parent = Some(*parent);
+                    }
+                }
+            }
+        }
+        self.actions = actions;
+        if self.error.is_some() {
+            return fb;
+        }
+        if t.kind() == TokenKind::EndTag && !self.token_done {
+            self.end_tag_without_pop(t);
+        }
+        match t.kind() {
+            TokenKind::Text(mode) => {
+                let parent = match content_parent {
+                    Some(p) => p,
+                    None => self.current_node(),
+                };
+                self.text_piece(t, mode, t.span().end, parent);
+                self.token_done = true;
+            }
+            TokenKind::Comment(_) => self.comment_token(t, content_parent.flatten()),
+            TokenKind::Doctype if !self.doc.doctype.is_empty() => self.doctype_token(t),
+            TokenKind::ProcessingInstruction if !self.doc.pis.is_empty() => self.pi_token(t),
+            _ => {}
+        }
+        if !self.token_done {
+            self.token_done = true;
+            self.emit(t.raw());
+        }
+        // The mode the next text is read in.
+        match t.kind() {
+            TokenKind::StartTag => {
+                self.mode = fb.text_mode;
+                if fb.text_mode == TextMode::Rawtext {
+                    self.mode_name = t.tag_name().into();
+                }
+            }
+            TokenKind::Text(_) => {}
+            TokenKind::CdataStart => self.mode = TextMode::CdataSection,
+            _ => self.mode = TextMode::Data,
+        }
+        if let Some(lines) = &mut self.lines {
+            lines.advance(t.raw(), t.span().start);
+        }
+        fb
+    }
+
+    /// The current node of the shadow.
+    fn current_node(&self) -> Option<NodeId> {
+        self.shadow.open_elements().last().map(|e| e.id())
+    }
+
+    /// Before an element event at `at` inside a text token: the text before
+    /// `at` is a piece of its own, and the text node ends there.
+    fn split_text(
+        &mut self,
+        t: &Token<'_>,
+        mode: TextMode,
+        at: u64,
+        content_parent: &mut Option<Option<NodeId>>,
+        node_before: Option<NodeId>,
+    ) {
+        if at > self.cursor && at <= t.span().end {
+            let parent = content_parent.take().unwrap_or(node_before);
+            self.text_piece(t, mode, at, parent);
+        }
+        if self.text.is_some() {
+            self.end_text_node(at.max(self.cursor));
+        }
+        *content_parent = None;
+    }
+
+    /// Runs the end of the document: EOF in the shadow, document-end handlers.
+    pub(crate) fn finish(&mut self, at: u64) {
+        if self.text.is_some() {
+            self.end_text_node(at);
+        }
+        self.actions.clear();
+        self.matched.clear();
+        {
+            let mut c =
+                Collector { matcher: self.matcher.as_mut(), actions: &mut self.actions, rules: &mut self.matched };
+            self.shadow.finish(&mut c);
+        }
+        let actions = std::mem::take(&mut self.actions);
+        let fb = Feedback::default();
+        for a in &actions {
+            if self.error.is_some() {
+                return;
+            }
+            match a {
+                Action::Opened { .. } | Action::Placed { .. } => self.opened_at(a, None, fb, at),
+                Action::Closed { id, cause } => self.closed_at(*id, *cause, None, at),
+                Action::Content { .. } => {}
+            }
+        }
+        self.suppress = None;
+        if !self.doc.end.is_empty() {
+            let mut bytes = Vec::new();
+            let ctx = ContextOwned::of(self.mode, &self.mode_name);
+            for h in &mut self.doc.end {
+                let mut end = DocumentEnd { encoding: self.encoding, ctx: ctx.get(), out: &mut bytes };
+                if let Err(e) = h(&mut end) {
+                    self.error = Some(RewritingError::Handler(e));
+                    return;
+                }
+            }
+            self.emit(&bytes);
+        }
+    }
+
+    fn opened_at(&mut self, a: &Action, t: Option<&Token<'_>>, fb: Feedback, at: u64) {
+        let (id, ns, origin, parent, self_closing, name, attrs, rules) = match a {
+            Action::Opened { id, ns, origin, parent, self_closing, name, attrs, rules } => {
+                if parent.is_none() && matches!(origin, Origin::AdoptionAgencyClone { .. }) {
+                    // Detached: remembered until placed.
+                    self.detached.insert(
+                        *id,
+                        Detached {
+                            name: name.clone().unwrap_or_default(),
+                            ns: *ns,
+                            origin: *origin,
+                            attrs: attrs.clone().unwrap_or_default(),
+                            self_closing: *self_closing,
+                        },
+                    );
+                    return;
+                }
+                (*id, *ns, *origin, *parent, *self_closing, name.clone(), attrs.clone(), rules.clone())
+            }
+            Action::Placed { id, rules } => {
+                let Some(d) = self.detached.remove(id) else { return };
+                (*id, d.ns, d.origin, None, d.self_closing, Some(d.name), Some(d.attrs), rules.clone())
+            }
+            _ => return,
+        };
+        let token = t.filter(|t| matches!(origin, Origin::StartTag { span } if span == t.span()));
+        // Content-handler scope.
+        if self.has_content_rules {
+            let inherited = parent.and_then(|p| self.scopes.get(&p)).cloned();
+            let own: Vec<u32> = self.matched[rules.clone()]
+                .iter()
+                .filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten())
+                .filter(|&g| !self.rules[g as usize].text.is_empty() || !self.rules[g as usize].comments.is_empty())
+                .collect();
+            let scope: Option<Arc<[u32]>> = match (inherited, own.is_empty()) {
+                (inherited, true) => inherited,
+                (None, false) => Some(own.into()),
+                (Some(i), false) => {
+                    let mut all = i.to_vec();
+                    all.extend(own.iter().filter(|g| !i.contains(g)));
+                    Some(all.into())
+                }
+            };
+            if let Some(s) = scope {
+                self.scopes.insert(id, s);
+            }
+        }
+        let groups: Vec<u32> =
+            self.matched[rules].iter().filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten()).collect();
+        let has_element = groups.iter().any(|&g| !self.rules[g as usize].element.is_empty());
+        let end_groups: Vec<u32> = groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect();
+        if !has_element && end_groups.is_empty() {
+            if let Some(t) = token {
+                self.token_done = true;
+                self.emit(t.raw());
+            }
+            return;
+        }
+        let name = name.unwrap_or_default();
+        let ctx = match token {
+            Some(t) => ContextOwned::of(fb.text_mode, &t.tag_name()),
+            None => ContextOwned::Data,
+        };
+        let mut edits = crate::element::Edits::<K>::default();
+        let no_attrs: Vec<ShadowAttr> = Vec::new();
+        let implied_attrs = attrs.as_deref().unwrap_or(&no_attrs);
+        for &g in &groups {
+            let n = self.rules[g as usize].element.len();
+            for i in 0..n {
+                let src =
+                    Source { id, ns, origin, token: token.copied(), name: &name, implied_attrs, self_closing, at };
+                let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+                let mut el = Element { src, ctx: ctx.get(), doc, e: &mut edits };
+                if let Err(e) = (self.rules[g as usize].element[i])(&mut el) {
+                    self.fail(RewritingError::Handler(e));
+                    return;
+                }
+            }
+        }
+        // Output at the start.
+        let before = std::mem::take(&mut edits.before);
+        self.emit(&before);
+        let suppressed_before = self.suppress.is_some();
+        if edits.removal == Removal::Whole {
+            if let Some(r) = edits.replacement.take() {
+                self.emit(&r);
+            }
+            if !suppressed_before {
+                self.suppress = Some(Suppress::Whole(id));
+            }
+        }
+        if let Some(t) = token {
+            self.token_done = true;
+            if edits.removal == Removal::None {
+                if edits.start_tag_changed() {
+                    let mut bytes = Vec::with_capacity(t.raw().len() + 32);
+                    edits.write_start_tag(t, Doc { encoding: self.encoding, lines: None }, &mut bytes);
+                    self.emit(&bytes);
+                } else {
+                    self.emit(t.raw());
+                }
+            }
+        }
+        let prepend = std::mem::take(&mut edits.prepend);
+        self.emit(&prepend);
+        if let Some(inner) = edits.inner.take() {
+            self.emit(&inner);
+            if self.suppress.is_none() {
+                self.suppress = Some(Suppress::Inner(id));
+            }
+            edits.inner = Some(Vec::new());
+        }
+        if edits.has_end_work() || !end_groups.is_empty() {
+            self.pending.insert(id, Pending { name, edits, end_groups, ctx, has_start_tag: token.is_some() });
+        }
+    }
+
+    fn closed_at(&mut self, id: NodeId, cause: CloseCause, t: Option<&Token<'_>>, at: u64) {
+        if !self.byte_ended.is_empty() && self.byte_ended.remove(&id) {
+            return;
+        }
+        if !self.detached.is_empty() {
+            self.detached.remove(&id);
+        }
+        let end_tag = t.filter(|t| {
+            t.kind() == TokenKind::EndTag
+                && !self.token_done
+                && match cause {
+                    CloseCause::EndTag { span } => span == t.span(),
+                    CloseCause::AdoptionAgency { by } => {
+                        by == t.span() && self.pending.get(&id).is_some_and(|p| t.tag_name_is(p.name.as_bytes()))
+                    }
+                    _ => false,
+                }
+        });
+        self.end_element(id, cause, end_tag, at);
+    }
+
+    /// Everything that happens where an element ends in the bytes.
+    fn end_element(&mut self, id: NodeId, cause: CloseCause, end_tag: Option<&Token<'_>>, at: u64) {
+        if !self.scopes.is_empty() {
+            self.scopes.remove(&id);
+        }
+        let pending = if self.pending.is_empty() { None } else { self.pending.remove(&id) };
+        let Some(mut p) = pending else {
+            if let Some(t) = end_tag {
+                self.token_done = true;
+                self.emit(t.raw());
+            }
+            if self.suppress.is_some_and(|s| matches!(s, Suppress::Whole(x) | Suppress::Inner(x) if x == id)) {
+                self.suppress = None;
+            }
+            return;
+        };
+        if self.suppress == Some(Suppress::Inner(id)) {
+            self.suppress = None;
+        }
+        let append = std::mem::take(&mut p.edits.append);
+        self.emit(&append);
+        let mut end = EndEdits::default();
+        let mut own = std::mem::take(&mut p.edits.end_handlers);
+        let mut failed = None;
+        {
+            let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+            let ctx = p.ctx.get();
+            let mut call = |h: &mut K::EndHandler<'h>| {
+                let mut v =
+                    ElementEnd { id, name: &p.name, end_tag: end_tag.copied(), cause, at, ctx, doc, m: &mut end };
+                if let Err(e) = h(&mut v) {
+                    failed = Some(e);
+                }
+                failed.is_none()
+            };
+            let group_ok = p.end_groups.iter().all(|&g| self.rules[g as usize].end.iter_mut().all(&mut call));
+            if group_ok {
+                own.iter_mut().all(&mut call);
+            }
+        }
+        if let Some(e) = failed {
+            self.error = Some(RewritingError::Handler(e));
+            return;
+        }
+        self.emit(&end.before);
+        if let Some(t) = end_tag {
+            self.token_done = true;
+            let keep = !end.remove_end_tag && p.edits.removal == Removal::None;
+            if keep {
+                match end.name.as_deref().or(p.edits.name.as_deref()) {
+                    Some(name) if p.has_start_tag || end.name.is_some() => {
+                        let mut bytes = Vec::new();
+                        write_end_tag(t, name, &mut bytes);
+                        self.emit(&bytes);
+                    }
+                    _ => self.emit(t.raw()),
+                }
+            }
+        }
+        if self.suppress == Some(Suppress::Whole(id)) {
+            self.suppress = None;
+        }
+        self.emit(&end.after);
+        self.emit(&p.edits.after);
+    }
+
+    /// `</body>` and `</html>` switch insertion modes without popping: their
+    /// bytes end the elements still open above and including `body` (or `html`).
+    fn end_tag_without_pop(&mut self, t: &Token<'_>) {
+        let body = t.tag_name_is(b"body");
+        if !body && !t.tag_name_is(b"html") {
+            return;
+        }
+        let accepted = match self.shadow.insertion_mode() {
+            InsertionMode::AfterBody => body,
+            InsertionMode::AfterAfterBody | InsertionMode::AfterAfterFrameset => !body,
+            _ => false,
+        };
+        if !accepted {
+            return;
+        }
+        let open: Vec<(NodeId, bool)> = self
+            .shadow
+            .open_elements()
+            .iter()
+            .map(|e| (e.id(), e.ns() == Namespace::Html && e.name() == if body { "body" } else { "html" }))
+            .collect();
+        let Some(target) = open.iter().position(|&(_, is)| is) else { return };
+        let by = CloseCause::Implied { by: t.span() };
+        for &(id, is_target) in open[target..].iter().rev() {
+            if self.byte_ended.contains(&id) {
+                continue;
+            }
+            let (cause, tag) = if is_target { (CloseCause::EndTag { span: t.span() }, Some(t)) } else { (by, None) };
+            self.end_element(id, cause, tag, t.span().start);
+            self.byte_ended.insert(id);
+            if self.error.is_some() {
+                return;
+            }
+        }
+    }
+
+    /// The groups with handlers of `kind` active under `parent`.
+    fn scope_of(&self, parent: Option<NodeId>) -> Option<Arc<[u32]>> {
+        parent.and_then(|p| self.scopes.get(&p)).cloned()
+    }
+
+    /// Handles the bytes of text token `t` from the cursor to `end` (a
+    /// piece inside one parent): text handlers, then output.
+    fn text_piece(&mut self, t: &Token<'_>, mode: TextMode, end: u64, parent: Option<NodeId>) {
+        let start = self.cursor;
+        if end <= start {
+            return;
+        }
+        self.cursor = end;
+        let base = t.span().start;
+        let raw = &t.raw()[(start - base) as usize..(end - base) as usize];
+        let scope = if self.has_content_rules { self.scope_of(parent) } else { None };
+        let groups: Arc<[u32]> = match scope {
+            Some(s) => s.iter().copied().filter(|&g| !self.rules[g as usize].text.is_empty()).collect(),
+            None => Arc::from([]),
+        };
+        let doc = !self.doc.text.is_empty();
+        if groups.is_empty() && !doc {
+            self.emit(raw);
+            return;
+        }
+        let eof = t.is_eof_terminated() && end == t.span().end;
+        let text = if start == base && end == t.span().end {
+            self.decode_text(t, mode)
+        } else {
+            std::borrow::Cow::Owned(self.decode_piece(raw, mode, eof))
+        };
+        let span = Span::new(start, end);
+        match &mut self.text {
+            Some(open) => {
+                if groups.iter().any(|g| !open.groups.contains(g)) {
+                    let mut all = open.groups.to_vec();
+                    all.extend(groups.iter().filter(|g| !open.groups.contains(g)));
+                    open.groups = all.into();
+                }
+                open.doc |= doc;
+            }
+            None => {
+                self.text = Some(OpenText {
+                    groups: groups.clone(),
+                    doc,
+                    held_raw: Vec::new(),
+                    held_text: String::new(),
+                    span,
+                    mode,
+                })
+            }
+        }
+        if let Some(limit) = self.whole_text {
+            let open = self.text.as_mut().expect("opened above");
+            open.held_raw.extend_from_slice(raw);
+            open.held_text.push_str(&text);
+            open.span.end = end;
+            if open.held_raw.len() > limit || open.held_raw.len() > self.memory_limit {
+                let needed = open.held_raw.len();
+                self.fail(RewritingError::MemoryLimitExceeded { limit: limit.min(self.memory_limit), needed });
+            }
+            return;
+        }
+        self.token_done = false;
+        self.run_text_handlers(&groups, doc, &text, raw, mode, span, false);
+        if !self.token_done {
+            self.emit(raw);
+        }
+    }
+
+    fn decode_piece(&self, raw: &[u8], mode: TextMode, eof: bool) -> String {
+        if self.encoding == encoding_rs::UTF_8 || raw.is_ascii() {
+            htrewrite_tokenizer::decode_text(raw, mode, eof).into_owned()
+        } else {
+            let (s, _) = self.encoding.decode_without_bom_handling(raw);
+            htrewrite_tokenizer::decode_text(s.as_bytes(), mode, eof).into_owned()
+        }
+    }
+
+    fn decode_text<'t>(&self, t: &Token<'t>, mode: TextMode) -> std::borrow::Cow<'t, str> {
+        if self.encoding == encoding_rs::UTF_8 || t.raw().is_ascii() {
+            t.text().unwrap_or_default()
+        } else {
+            let (s, _) = self.encoding.decode_without_bom_handling(t.raw());
+            std::borrow::Cow::Owned(
+                htrewrite_tokenizer::decode_text(s.as_bytes(), mode, t.is_eof_terminated()).into_owned(),
+            )
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_text_handlers(
+        &mut self,
+        groups: &[u32],
+        doc_handlers: bool,
+        text: &str,
+        raw: &[u8],
+        mode: TextMode,
+        span: Span,
+        last: bool,
+    ) {
+        let mut m = Mutations::default();
+        let ctx = ContextOwned::of(mode, &self.mode_name);
+        let view_doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+        for &g in groups {
+            for h in &mut self.rules[g as usize].text {
+                let mut c = TextChunk { text, raw, mode, last, span, ctx: ctx.get(), doc: view_doc, m: &mut m };
+                if let Err(e) = h(&mut c) {
+                    self.error = Some(RewritingError::Handler(e));
+                    return;
+                }
+            }
+        }
+        if doc_handlers {
+            for h in &mut self.doc.text {
+                let mut c = TextChunk { text, raw, mode, last, span, ctx: ctx.get(), doc: view_doc, m: &mut m };
+                if let Err(e) = h(&mut c) {
+                    self.error = Some(RewritingError::Handler(e));
+                    return;
+                }
+            }
+        }
+        self.apply_mutations(m, raw);
+    }
+
+    /// Writes a token's bytes with the mutations handlers made.
+    fn apply_mutations(&mut self, m: Mutations, raw: &[u8]) {
+        if m.is_noop() {
+            return;
+        }
+        self.emit(&m.before);
+        if let Some(r) = &m.replacement {
+            self.emit(r);
+        } else if !m.removed && !self.token_done {
+            self.emit(raw);
+        }
+        self.token_done = true;
+        self.emit(&m.after);
+    }
+
+    /// The text node ended (a non-text token at `at`, or the end of input).
+    fn end_text_node(&mut self, at: u64) {
+        let Some(open) = self.text.take() else { return };
+        let saved_done = self.token_done;
+        if self.whole_text.is_some() {
+            self.token_done = false;
+            self.run_text_handlers(&open.groups, open.doc, &open.held_text, &open.held_raw, open.mode, open.span, true);
+            if !self.token_done {
+                self.emit(&open.held_raw);
+            }
+        } else {
+            self.token_done = true;
+            self.run_text_handlers(&open.groups, open.doc, "", b"", open.mode, Span::new(at, at), true);
+        }
+        self.token_done = saved_done;
+    }
+
+    fn comment_token(&mut self, t: &Token<'_>, parent: Option<NodeId>) {
+        let scope = if self.has_content_rules { self.scope_of(parent) } else { None };
+        let has_scope = scope.as_ref().is_some_and(|s| s.iter().any(|&g| !self.rules[g as usize].comments.is_empty()));
+        if !has_scope && self.doc.comments.is_empty() {
+            return;
+        }
+        let TokenKind::Comment(kind) = t.kind() else { return };
+        let data = match t.comment_data() {
+            Some(d) if self.encoding == encoding_rs::UTF_8 || t.raw().is_ascii() => d.into_owned(),
+            _ => {
+                let (s, _) = self.encoding.decode_without_bom_handling(t.raw());
+                comment_data_of(&s)
+            }
+        };
+        let mut m = Mutations::default();
+        let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+        if let Some(s) = scope {
+            for &g in s.iter() {
+                for h in &mut self.rules[g as usize].comments {
+                    let mut c = Comment { data: &data, kind, raw: t.raw(), span: t.span(), doc, m: &mut m };
+                    if let Err(e) = h(&mut c) {
+                        self.error = Some(RewritingError::Handler(e));
+                        return;
+                    }
+                }
+            }
+        }
+        for h in &mut self.doc.comments {
+            let mut c = Comment { data: &data, kind, raw: t.raw(), span: t.span(), doc, m: &mut m };
+            if let Err(e) = h(&mut c) {
+                self.error = Some(RewritingError::Handler(e));
+                return;
+            }
+        }
+        self.apply_mutations(m, t.raw());
+    }
+
+    fn doctype_token(&mut self, t: &Token<'_>) {
+        let fields = t.doctype().unwrap_or_default();
+        let mut m = Mutations::default();
+        let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+        for h in &mut self.doc.doctype {
+            let mut d = Doctype { fields: &fields, raw: t.raw(), span: t.span(), doc, m: &mut m };
+            if let Err(e) = h(&mut d) {
+                self.error = Some(RewritingError::Handler(e));
+                return;
+            }
+        }
+        self.apply_mutations(m, t.raw());
+    }
+
+    fn pi_token(&mut self, t: &Token<'_>) {
+        let (target, data) = t.processing_instruction().unwrap_or_default();
+        let mut m = Mutations::default();
+        let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+        for h in &mut self.doc.pis {
+            let mut p =
+                ProcessingInstruction { target: &target, data: &data, raw: t.raw(), span: t.span(), doc, m: &mut m };
+            if let Err(e) = h(&mut p) {
+                self.error = Some(RewritingError::Handler(e));
+                return;
+            }
+        }
+        self.apply_mutations(m, t.raw());
+    }
+}
+
+/// Where the first character of `raw` (at `start`) that is not whitespace
+/// is, as the shadow counts whitespace (references to whitespace included
+/// where `refs`); the end of `raw` when there is none.
+fn first_non_whitespace(raw: &[u8], start: u64, refs: bool) -> u64 {
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b'\t' | b'\n' | 0x0C | b'\r' | b' ' => i += 1,
+            b'&' if refs => match whitespace_reference_len(&raw[i..]) {
+                Some(n) => i += n,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    start + i as u64
+}
+
+/// The length of a character reference at the start of `s` that decodes to
+/// tree-construction whitespace, if it is one (the shadow's rule: `&Tab;`,
+/// `&NewLine;`, numeric references with or without `;`).
+fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
+    if s.starts_with(b"&Tab;") || s.starts_with(b"&NewLine;") {
+        return Some(if s[1] == b'T' { 5 } else { 9 });
+    }
+    let rest = s.strip_prefix(b"&#")?;
+    let hex = matches!(rest.first(), Some(b'x' | b'X'));
+    let digits = &rest[usize::from(hex)..];
+    let n = digits.iter().take_while(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() }).count();
+    if n == 0 {
+        return None;
+    }
+    let radix = if hex { 16 } else { 10 };
+    let value = digits[..n]
+        .iter()
+        .fold(0u32, |v, &b| v.saturating_mul(radix).saturating_add((b as char).to_digit(radix).unwrap_or(0)));
+    if !matches!(value, 0x09 | 0x0A | 0x0C | 0x0D | 0x20) {
+        return None;
+    }
+    Some(2 + usize::from(hex) + n + usize::from(digits.get(n) == Some(&b';')))
+}
+
+/// The data of the comment `s` (a whole comment token, transcoded to UTF-8).
+fn comment_data_of(s: &str) -> String {
+    struct First(Option<String>);
+    impl TokenSink for First {
+        fn token(&mut self, t: &Token<'_>) -> Feedback {
+            if self.0.is_none() {
+                self.0 = t.comment_data().map(std::borrow::Cow::into_owned);
+            }
+            Feedback::default()
+        }
+    }
+    let mut first = First(None);
+    let mut tokenizer = htrewrite_tokenizer::Tokenizer::new();
+    tokenizer.feed(s.as_bytes(), &mut first);
+    tokenizer.finish(&mut first);
+    first.0.unwrap_or_default()
+}
+
+/// Feeds tokens of one chunk into the core.
+pub(crate) struct Feed<'c, 'h, K: HandlerKind> {
+    pub(crate) core: &'c mut Core<'h, K>,
+    /// After a failure with [`OnError::PassThrough`](crate::OnError::PassThrough): raw bytes only.
+    pub(crate) pass_through: bool,
+    pub(crate) flush: &'c mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<()>,
+}
+
+impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
+    fn token(&mut self, t: &Token<'_>) -> Feedback {
+        if self.core.error.is_some() {
+            if self.pass_through {
+                self.core.out.extend_from_slice(t.raw());
+            }
+            return Feedback::default();
+        }
+        let fb = self.core.token(t);
+        if self.core.error.is_some() && self.pass_through && !self.core.token_done {
+            // The failing token's own bytes: pass them through.
+            self.core.out.extend_from_slice(t.raw());
+            self.core.token_done = true;
+        }
+        if self.core.out.len() >= FLUSH_AT
+            && let Err(e) = (self.flush)(&mut self.core.out)
+        {
+            self.core.fail(RewritingError::Output(e));
+        }
+        fb
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_owned_round_trips() {
+        assert_eq!(ContextOwned::of(TextMode::Rawtext, "style").get(), Context::Rawtext("style"));
+        assert_eq!(ContextOwned::of(TextMode::Data, "").get(), Context::Data);
+    }
+}

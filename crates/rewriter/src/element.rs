@@ -1,0 +1,772 @@
+//! [`Element`] (start of an element) and [`ElementEnd`] (its end), with the
+//! edits they record and the exact re-serialization of changed tags.
+
+use std::borrow::Cow;
+
+use htrewrite_shadow::{CloseCause, Namespace, NodeId, Origin, ShadowAttr};
+use htrewrite_tokenizer::{AttributeSpan, Quote, Rel, Token};
+
+use crate::ContentType;
+use crate::content::{Context, push_content, push_escaped};
+use crate::error::{EditError, EditErrorKind, HandlerResult};
+use crate::location::{SourceLocation, locate};
+use crate::nodes::Doc;
+use crate::settings::{HandlerKind, IntoHandler, Local};
+
+/// What happens to an element's tags and content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Removal {
+    #[default]
+    None,
+    /// Tags and content.
+    Whole,
+    /// Tags only.
+    KeepContent,
+}
+
+/// The state of one attribute once edits began.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AttrState {
+    Kept,
+    Changed,
+    Removed,
+    Added,
+}
+
+#[derive(Debug, Clone)]
+struct AttrEntry {
+    name: String,
+    value: String,
+    span: Option<AttributeSpan>,
+    state: AttrState,
+    duplicate: bool,
+}
+
+/// Everything handlers did to one element.
+pub(crate) struct Edits<'h, K: HandlerKind> {
+    pub(crate) before: Vec<u8>,
+    pub(crate) prepend: Vec<u8>,
+    pub(crate) append: Vec<u8>,
+    pub(crate) after: Vec<u8>,
+    pub(crate) replacement: Option<Vec<u8>>,
+    pub(crate) inner: Option<Vec<u8>>,
+    pub(crate) removal: Removal,
+    attrs: Option<Vec<AttrEntry>>,
+    pub(crate) name: Option<String>,
+    pub(crate) end_handlers: Vec<K::EndHandler<'h>>,
+}
+
+impl<'h, K: HandlerKind> Default for Edits<'h, K> {
+    fn default() -> Self {
+        Edits {
+            before: Vec::new(),
+            prepend: Vec::new(),
+            append: Vec::new(),
+            after: Vec::new(),
+            replacement: None,
+            inner: None,
+            removal: Removal::None,
+            attrs: None,
+            name: None,
+            end_handlers: Vec::new(),
+        }
+    }
+}
+
+impl<K: HandlerKind> Edits<'_, K> {
+    /// Whether the start tag's bytes change.
+    pub(crate) fn start_tag_changed(&self) -> bool {
+        self.name.is_some() || self.attrs.as_ref().is_some_and(|a| a.iter().any(|e| e.state != AttrState::Kept))
+    }
+
+    /// Whether anything waits for the element's end.
+    pub(crate) fn has_end_work(&self) -> bool {
+        !self.append.is_empty()
+            || !self.after.is_empty()
+            || self.inner.is_some()
+            || self.removal != Removal::None
+            || self.name.is_some()
+            || !self.end_handlers.is_empty()
+    }
+
+    /// Bytes held (for the memory limit).
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.before.len()
+            + self.prepend.len()
+            + self.append.len()
+            + self.after.len()
+            + self.replacement.as_ref().map_or(0, Vec::len)
+            + self.inner.as_ref().map_or(0, Vec::len)
+            + self.attrs.as_ref().map_or(0, |a| a.iter().map(|e| e.name.len() + e.value.len() + 48).sum())
+    }
+
+    /// The start tag with the edits applied: only changed attributes (and
+    /// the name) are rewritten, every other byte is kept.
+    pub(crate) fn write_start_tag(&self, token: &Token<'_>, doc: Doc<'_>, out: &mut Vec<u8>) {
+        let raw = token.raw();
+        let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        if let Some(name) = &self.name {
+            let r = token.tag_name_span();
+            edits.push((r.start, r.end, name.as_bytes().to_vec()));
+        }
+        let name_end = token.tag_name_span().end;
+        let tag_end = if token.is_self_closing() && raw.ends_with(b"/>") { raw.len() - 2 } else { raw.len() - 1 };
+        let mut added = Vec::new();
+        for e in self.attrs.iter().flatten() {
+            match (e.state, e.span) {
+                (AttrState::Kept, _) => {}
+                (AttrState::Changed, Some(span)) => match span.value {
+                    Some(v) => {
+                        let mut bytes = Vec::new();
+                        match span.quote {
+                            Quote::Double => escape_value(&e.value, b'"', doc, &mut bytes),
+                            Quote::Single => escape_value(&e.value, b'\'', doc, &mut bytes),
+                            Quote::None if unquoted_safe(&e.value) => escape_value(&e.value, b'"', doc, &mut bytes),
+                            Quote::None => {
+                                bytes.push(b'"');
+                                escape_value(&e.value, b'"', doc, &mut bytes);
+                                bytes.push(b'"');
+                            }
+                        }
+                        edits.push((v.start, v.end, bytes));
+                    }
+                    None => {
+                        let mut bytes = b"=\"".to_vec();
+                        escape_value(&e.value, b'"', doc, &mut bytes);
+                        bytes.push(b'"');
+                        edits.push((span.name.end, span.name.end, bytes));
+                    }
+                },
+                (AttrState::Removed, Some(span)) => {
+                    let end = match span.value {
+                        Some(v) => v.end + usize::from(span.quote != Quote::None),
+                        None => span.name.end,
+                    };
+                    let mut start = span.name.start;
+                    while start > name_end && raw[start - 1].is_ascii_whitespace() {
+                        start -= 1;
+                    }
+                    edits.push((start, end, Vec::new()));
+                }
+                (AttrState::Added, _) | (_, None) if e.state != AttrState::Removed => {
+                    added.push(b' ');
+                    added.extend_from_slice(e.name.as_bytes());
+                    added.extend_from_slice(b"=\"");
+                    escape_value(&e.value, b'"', doc, &mut added);
+                    added.push(b'"');
+                }
+                _ => {}
+            }
+        }
+        if !added.is_empty() {
+            edits.push((tag_end, tag_end, added));
+        }
+        edits.sort_by_key(|e| (e.0, e.1));
+        let mut at = 0;
+        for (start, end, bytes) in edits {
+            out.extend_from_slice(&raw[at..start]);
+            out.extend_from_slice(&bytes);
+            at = end;
+        }
+        out.extend_from_slice(&raw[at..]);
+    }
+}
+
+/// Escapes an attribute value for `quote` (`&` always, the quote character).
+fn escape_value(value: &str, quote: u8, doc: Doc<'_>, out: &mut Vec<u8>) {
+    let set: &[u8] = if quote == b'"' { b"&\"" } else { b"&'" };
+    // Attribute values allow character references, so nothing is unencodable.
+    push_escaped(value, set, doc.encoding, out).expect("references stand in for unencodable characters");
+}
+
+/// Whether a value can stay unquoted after escaping `&`.
+fn unquoted_safe(value: &str) -> bool {
+    !value.is_empty()
+        && !value
+            .bytes()
+            .any(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'"' | b'\'' | b'=' | b'<' | b'>' | b'`'))
+}
+
+/// HTML void elements (and legacy ones the parser treats alike).
+pub(crate) fn is_void(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "br"
+            | "col"
+            | "embed"
+            | "frame"
+            | "hr"
+            | "img"
+            | "input"
+            | "keygen"
+            | "link"
+            | "meta"
+            | "param"
+            | "source"
+            | "track"
+            | "wbr"
+    )
+}
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.as_bytes()[0].is_ascii_alphabetic()
+        && !name.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>' | 0))
+}
+
+fn valid_attribute_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name
+            .bytes()
+            .any(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>' | b'=' | b'"' | b'\'' | b'<' | 0))
+}
+
+/// Where an element comes from, as the core describes it to views.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Source<'r> {
+    pub(crate) id: NodeId,
+    pub(crate) ns: Namespace,
+    pub(crate) origin: Origin,
+    /// The start tag, for elements made from one.
+    pub(crate) token: Option<Token<'r>>,
+    /// The shadow's (adjusted) local name.
+    pub(crate) name: &'r str,
+    /// Attributes of elements without a start tag (clones keep their original's).
+    pub(crate) implied_attrs: &'r [ShadowAttr],
+    pub(crate) self_closing: bool,
+    /// Where an element without a start tag begins.
+    pub(crate) at: u64,
+}
+
+/// One attribute, as [`Element::attributes`] lists it.
+///
+/// # Example
+/// ```
+/// use htrewrite::{Settings, rewrite_str};
+/// let mut seen = Vec::new();
+/// let settings = Settings::new().element("a", |el| {
+///     seen = el.attributes();
+///     Ok(())
+/// });
+/// rewrite_str("<a HREF='x&amp;y' id=i>", settings)?;
+/// assert_eq!(seen[0].name, "href");
+/// assert_eq!(seen[0].value, "x&y");
+/// assert_eq!(seen[0].raw_value.as_deref(), Some(&b"x&amp;y"[..]));
+/// assert_eq!(seen[1].value_bytes, Some(21..22));
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    /// The name, ASCII-lowercased.
+    pub name: String,
+    /// The value, character references decoded.
+    pub value: String,
+    /// The value's bytes in the input (without quotes), when from the input
+    /// and unchanged.
+    pub raw_value: Option<Vec<u8>>,
+    /// Where the name is in the input.
+    pub name_bytes: Option<std::ops::Range<u64>>,
+    /// Where the value is in the input (without quotes).
+    pub value_bytes: Option<std::ops::Range<u64>>,
+}
+
+/// An element, as element handlers see it when it is opened.
+///
+/// Reading: name, namespace, attributes (edits made by earlier handlers
+/// included). Editing the start tag rewrites only what changes: one
+/// attribute's value, an attribute removed with the whitespace before it,
+/// new attributes before the tag's `>` (or `/>`), the name (also in the end
+/// tag). Content can be inserted around and inside the element, and the
+/// element removed or replaced; these work on byte positions of the input,
+/// which the tree-builder shadow decides: an element whose end tag is
+/// implied ends right before the token that implies it (`<p>a<div>`), an
+/// element open at the end of input ends there.
+///
+/// Elements the parser creates without a start tag (implied `html`, `head`,
+/// `body`, `tbody`, `tr`, `colgroup`; clones of formatting elements) are
+/// matched and can take inserted content, be removed (the bytes from where
+/// they begin to where they end) or replaced, but have no tag to edit:
+/// `set_attribute`, `remove_attribute` and `set_tag_name` return
+/// [`EditErrorKind::NoStartTag`].
+///
+/// Consecutive `before` and `append` calls add after earlier content;
+/// consecutive `after` and `prepend` calls add before earlier content (each
+/// lands right next to the tag), as in lol-html and Cloudflare's HTMLRewriter.
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, Settings, rewrite_str};
+/// let settings = Settings::new().element("p", |el| {
+///     el.append("!", ContentType::Text)?;
+///     Ok(())
+/// });
+/// // the first <p> ends where the <div> implies its end
+/// assert_eq!(rewrite_str("<p>a<div>b</div>", settings)?, "<p>a!<div>b</div>");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+pub struct Element<'r, 'h, K: HandlerKind = Local> {
+    pub(crate) src: Source<'r>,
+    pub(crate) ctx: Context<'r>,
+    pub(crate) doc: Doc<'r>,
+    pub(crate) e: &'r mut Edits<'h, K>,
+}
+
+impl<'h, K: HandlerKind> Element<'_, 'h, K> {
+    /// The tag name, ASCII-lowercased (as renamed by an earlier handler, if so).
+    /// For foreign elements the source name lowercased (`foreignobject`); see
+    /// [`Element::local_name`] for the DOM's.
+    pub fn tag_name(&self) -> Cow<'_, str> {
+        if let Some(n) = &self.e.name {
+            return Cow::Owned(n.to_ascii_lowercase());
+        }
+        match &self.src.token {
+            Some(t) => t.tag_name(),
+            None => Cow::Borrowed(self.src.name),
+        }
+    }
+
+    /// The DOM's local name (adjusted case for SVG and MathML: `foreignObject`).
+    pub fn local_name(&self) -> &str {
+        self.src.name
+    }
+
+    /// The namespace.
+    pub fn namespace(&self) -> Namespace {
+        self.src.ns
+    }
+
+    /// The namespace URL.
+    pub fn namespace_uri(&self) -> &'static str {
+        self.src.ns.url()
+    }
+
+    /// How the parser made the element.
+    pub fn origin(&self) -> Origin {
+        self.src.origin
+    }
+
+    /// Whether the element has a start tag in the input.
+    pub fn has_start_tag(&self) -> bool {
+        self.src.token.is_some()
+    }
+
+    /// The shadow's id of the element (stable within one document).
+    pub fn id(&self) -> NodeId {
+        self.src.id
+    }
+
+    /// Whether the start tag ends with `/>` and the parser acknowledged it
+    /// (void elements, foreign elements).
+    pub fn is_self_closing(&self) -> bool {
+        self.src.self_closing
+    }
+
+    /// Whether the element can have content: not a void element (`<br>`,
+    /// `<img>`…) and not a self-closed foreign element. `prepend`, `append`
+    /// and `set_inner_content` are no-ops on elements that cannot.
+    pub fn can_have_content(&self) -> bool {
+        !(self.src.self_closing || (self.src.ns == Namespace::Html && is_void(self.src.name)))
+    }
+
+    /// Where the start tag is (an empty range where an element without one begins).
+    pub fn source_location(&self) -> SourceLocation {
+        match &self.src.token {
+            Some(t) => locate(self.doc.lines, t.span().start..t.span().end),
+            None => locate(self.doc.lines, self.src.at..self.src.at),
+        }
+    }
+
+    fn entries(&mut self) -> &mut Vec<AttrEntry> {
+        if self.e.attrs.is_none() {
+            self.e.attrs = Some(self.read_attributes());
+        }
+        self.e.attrs.as_mut().expect("just set")
+    }
+
+    fn read_attributes(&self) -> Vec<AttrEntry> {
+        match &self.src.token {
+            Some(t) => {
+                let utf8 = self.doc.encoding == encoding_rs::UTF_8;
+                t.attributes()
+                    .into_iter()
+                    .map(|a| {
+                        let value = match a.span.value {
+                            Some(v) if !utf8 && !v.slice(t.raw()).is_ascii() => {
+                                let (s, _) = self.doc.encoding.decode_without_bom_handling(v.slice(t.raw()));
+                                htrewrite_tokenizer::decode_attribute_value(s.as_bytes()).into_owned()
+                            }
+                            _ => a.value.into_owned(),
+                        };
+                        AttrEntry {
+                            name: a.name.into_owned(),
+                            value,
+                            span: Some(a.span),
+                            state: AttrState::Kept,
+                            duplicate: a.duplicate,
+                        }
+                    })
+                    .collect()
+            }
+            None => self
+                .src
+                .implied_attrs
+                .iter()
+                .map(|a| AttrEntry {
+                    name: match a.namespace.prefix() {
+                        Some(p) if a.name != p => format!("{p}:{}", a.name),
+                        _ => a.name.clone(),
+                    },
+                    value: a.value.clone(),
+                    span: None,
+                    state: AttrState::Kept,
+                    duplicate: false,
+                })
+                .collect(),
+        }
+    }
+
+    /// The attributes, in source order; duplicates (which the parser drops)
+    /// and removed ones are left out, added ones come last.
+    pub fn attributes(&self) -> Vec<Attribute> {
+        let owned;
+        let entries = match &self.e.attrs {
+            Some(a) => a,
+            None => {
+                owned = self.read_attributes();
+                &owned
+            }
+        };
+        let base = self.src.token.map_or(0, |t| t.span().start);
+        let raw = self.src.token.map(|t| t.raw());
+        entries
+            .iter()
+            .filter(|e| !e.duplicate && e.state != AttrState::Removed)
+            .map(|e| {
+                let abs = |r: Rel| base + r.start as u64..base + r.end as u64;
+                Attribute {
+                    name: e.name.clone(),
+                    value: e.value.clone(),
+                    raw_value: match (e.state, e.span, raw) {
+                        (AttrState::Kept, Some(s), Some(raw)) => {
+                            Some(s.value.map_or(Vec::new(), |v| v.slice(raw).to_vec()))
+                        }
+                        _ => None,
+                    },
+                    name_bytes: e.span.map(|s| abs(s.name)),
+                    value_bytes: e.span.and_then(|s| s.value).map(abs),
+                }
+            })
+            .collect()
+    }
+
+    /// The decoded value of the attribute `name` (ASCII case-insensitive).
+    pub fn get_attribute(&self, name: &str) -> Option<String> {
+        let lower = name.to_ascii_lowercase();
+        match &self.e.attrs {
+            Some(a) => a
+                .iter()
+                .find(|e| !e.duplicate && e.state != AttrState::Removed && e.name == lower)
+                .map(|e| e.value.clone()),
+            None => match &self.src.token {
+                Some(t) if self.doc.encoding == encoding_rs::UTF_8 => t.attribute(&lower).map(Cow::into_owned),
+                Some(_) => {
+                    self.read_attributes().into_iter().find(|e| !e.duplicate && e.name == lower).map(|e| e.value)
+                }
+                None => self.src.implied_attrs.iter().find(|a| a.name == lower).map(|a| a.value.clone()),
+            },
+        }
+    }
+
+    /// Whether the attribute `name` is present.
+    pub fn has_attribute(&self, name: &str) -> bool {
+        self.get_attribute(name).is_some()
+    }
+
+    /// Sets the attribute `name` to `value` (escaped for its quoting: an
+    /// existing value keeps its quotes, an unquoted one gets double quotes
+    /// only if it needs them, a new attribute is written ` name="value"`
+    /// before the tag's end).
+    ///
+    /// # Errors
+    /// [`EditErrorKind::InvalidAttributeName`];
+    /// [`EditErrorKind::NoStartTag`] for elements without a start tag.
+    pub fn set_attribute(&mut self, name: &str, value: &str) -> Result<(), EditError> {
+        if !valid_attribute_name(name) {
+            return Err(EditError::new(EditErrorKind::InvalidAttributeName, name));
+        }
+        self.require_start_tag()?;
+        let lower = name.to_ascii_lowercase();
+        let entries = self.entries();
+        match entries.iter_mut().find(|e| !e.duplicate && e.state != AttrState::Removed && e.name == lower) {
+            Some(e) => {
+                e.value = value.to_string();
+                if e.state == AttrState::Kept {
+                    e.state = AttrState::Changed;
+                }
+            }
+            None => entries.push(AttrEntry {
+                name: name.to_string(),
+                value: value.to_string(),
+                span: None,
+                state: AttrState::Added,
+                duplicate: false,
+            }),
+        }
+        Ok(())
+    }
+
+    /// Removes the attribute `name` (its bytes and the whitespace before
+    /// them); nothing happens when it is absent.
+    ///
+    /// # Errors
+    /// [`EditErrorKind::NoStartTag`] for elements without a start tag.
+    pub fn remove_attribute(&mut self, name: &str) -> Result<(), EditError> {
+        self.require_start_tag()?;
+        let lower = name.to_ascii_lowercase();
+        let entries = self.entries();
+        if let Some(i) = entries.iter().position(|e| !e.duplicate && e.state != AttrState::Removed && e.name == lower) {
+            if entries[i].state == AttrState::Added {
+                entries.remove(i);
+            } else {
+                entries[i].state = AttrState::Removed;
+            }
+        }
+        Ok(())
+    }
+
+    /// Renames the element: the start tag's name and, when the element ends
+    /// with an end tag, that tag's name. The parser is not re-run: the tree
+    /// is still built from the input's names.
+    ///
+    /// # Errors
+    /// [`EditErrorKind::InvalidTagName`] (must start with an ASCII letter and
+    /// contain no whitespace, `/`, `>` or NUL); [`EditErrorKind::NoStartTag`].
+    pub fn set_tag_name(&mut self, name: &str) -> Result<(), EditError> {
+        if !valid_name(name) {
+            return Err(EditError::new(EditErrorKind::InvalidTagName, name));
+        }
+        self.require_start_tag()?;
+        self.e.name = Some(name.to_string());
+        Ok(())
+    }
+
+    fn require_start_tag(&self) -> Result<(), EditError> {
+        match self.src.token {
+            Some(_) => Ok(()),
+            None => Err(EditError::new(EditErrorKind::NoStartTag, self.src.name)),
+        }
+    }
+
+    /// Inserts content before the element.
+    ///
+    /// # Errors
+    /// [`EditError`] when `Text` content cannot be encoded.
+    pub fn before(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        push_content(content, ty, Context::Data, self.doc.encoding, &mut self.e.before)
+    }
+
+    /// Inserts content after the element (after its end tag, or where it ends).
+    ///
+    /// # Errors
+    /// As [`Element::before`].
+    pub fn after(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        let mut bytes = Vec::new();
+        push_content(content, ty, Context::Data, self.doc.encoding, &mut bytes)?;
+        self.e.after.splice(0..0, bytes);
+        Ok(())
+    }
+
+    /// Inserts content at the start of the element's content.
+    ///
+    /// # Errors
+    /// [`EditErrorKind::TextWouldEndElement`] for text that would end a
+    /// `<script>`, `<style>`, … early; as [`Element::before`].
+    pub fn prepend(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        if !self.can_have_content() {
+            return Ok(());
+        }
+        let mut bytes = Vec::new();
+        push_content(content, ty, self.ctx, self.doc.encoding, &mut bytes)?;
+        self.e.prepend.splice(0..0, bytes);
+        Ok(())
+    }
+
+    /// Inserts content at the end of the element's content (before its end
+    /// tag, or where its end is implied, or at the end of input).
+    ///
+    /// # Errors
+    /// As [`Element::prepend`].
+    pub fn append(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        if !self.can_have_content() {
+            return Ok(());
+        }
+        push_content(content, ty, self.ctx, self.doc.encoding, &mut self.e.append)
+    }
+
+    /// Replaces the element's content (earlier `prepend`/`append` content too).
+    ///
+    /// # Errors
+    /// As [`Element::prepend`].
+    pub fn set_inner_content(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        if !self.can_have_content() {
+            return Ok(());
+        }
+        let mut bytes = Vec::new();
+        push_content(content, ty, self.ctx, self.doc.encoding, &mut bytes)?;
+        self.e.prepend.clear();
+        self.e.append.clear();
+        self.e.inner = Some(bytes);
+        Ok(())
+    }
+
+    /// Replaces the element, tags and content, with `content`.
+    ///
+    /// # Errors
+    /// As [`Element::before`].
+    pub fn replace(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        let mut bytes = Vec::new();
+        push_content(content, ty, Context::Data, self.doc.encoding, &mut bytes)?;
+        self.e.replacement = Some(bytes);
+        self.e.removal = Removal::Whole;
+        Ok(())
+    }
+
+    /// Removes the element with its content (content inserted with
+    /// `before`/`after` stays).
+    pub fn remove(&mut self) {
+        self.e.removal = Removal::Whole;
+        self.e.replacement = None;
+    }
+
+    /// Removes the element's tags and keeps its content.
+    pub fn remove_and_keep_content(&mut self) {
+        if self.e.removal == Removal::None {
+            self.e.removal = Removal::KeepContent;
+        }
+    }
+
+    /// Whether the element was removed or replaced.
+    pub fn removed(&self) -> bool {
+        self.e.removal == Removal::Whole
+    }
+
+    /// Registers a handler for the end of this element (see [`ElementEnd`]).
+    pub fn on_end<F>(&mut self, f: F)
+    where
+        F: FnMut(&mut ElementEnd<'_>) -> HandlerResult + IntoHandler<K::EndHandler<'h>>,
+    {
+        self.e.end_handlers.push(f.into_handler());
+    }
+}
+
+/// Edits made at an element's end.
+#[derive(Debug, Default)]
+pub(crate) struct EndEdits {
+    pub(crate) before: Vec<u8>,
+    pub(crate) after: Vec<u8>,
+    pub(crate) remove_end_tag: bool,
+    pub(crate) name: Option<String>,
+}
+
+/// The end of an element, as end handlers see it: its end tag, or the
+/// place where its end was implied or the input ended.
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, Settings, rewrite_str};
+/// let settings = Settings::new().element_end("li", |end| {
+///     end.before(if end.has_end_tag() { "[tag]" } else { "[implied]" }, ContentType::Text)?;
+///     Ok(())
+/// });
+/// assert_eq!(rewrite_str("<ul><li>a<li>b</li></ul>", settings)?, "<ul><li>a[implied]<li>b[tag]</li></ul>");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+pub struct ElementEnd<'r> {
+    pub(crate) id: NodeId,
+    pub(crate) name: &'r str,
+    pub(crate) end_tag: Option<Token<'r>>,
+    pub(crate) cause: CloseCause,
+    pub(crate) at: u64,
+    pub(crate) ctx: Context<'r>,
+    pub(crate) doc: Doc<'r>,
+    pub(crate) m: &'r mut EndEdits,
+}
+
+impl ElementEnd<'_> {
+    /// The element's local name.
+    pub fn tag_name(&self) -> &str {
+        self.name
+    }
+    /// The element's id (as [`Element::id`]).
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+    /// Whether the element ends with an end tag of the input.
+    pub fn has_end_tag(&self) -> bool {
+        self.end_tag.is_some()
+    }
+    /// The end tag's exact bytes, when there is one.
+    pub fn end_tag_raw(&self) -> Option<&[u8]> {
+        self.end_tag.as_ref().map(|t| t.raw())
+    }
+    /// What ended the element, as the shadow reports it.
+    pub fn cause(&self) -> CloseCause {
+        self.cause
+    }
+    /// Where the end tag is, or an empty range where the element ends.
+    pub fn source_location(&self) -> SourceLocation {
+        match &self.end_tag {
+            Some(t) => locate(self.doc.lines, t.span().start..t.span().end),
+            None => locate(self.doc.lines, self.at..self.at),
+        }
+    }
+    /// Inserts content before the end (inside the element).
+    ///
+    /// # Errors
+    /// As [`Element::prepend`].
+    pub fn before(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        push_content(content, ty, self.ctx, self.doc.encoding, &mut self.m.before)
+    }
+    /// Inserts content after the end (outside the element).
+    ///
+    /// # Errors
+    /// As [`Element::before`].
+    pub fn after(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        let mut bytes = Vec::new();
+        push_content(content, ty, Context::Data, self.doc.encoding, &mut bytes)?;
+        self.m.after.splice(0..0, bytes);
+        Ok(())
+    }
+    /// Renames the end tag.
+    ///
+    /// # Errors
+    /// [`EditErrorKind::InvalidTagName`]; [`EditErrorKind::NoStartTag`] when
+    /// there is no end tag.
+    pub fn set_end_tag_name(&mut self, name: &str) -> Result<(), EditError> {
+        if !valid_name(name) {
+            return Err(EditError::new(EditErrorKind::InvalidTagName, name));
+        }
+        if self.end_tag.is_none() {
+            return Err(EditError::new(EditErrorKind::NoStartTag, "no end tag"));
+        }
+        self.m.name = Some(name.to_string());
+        Ok(())
+    }
+    /// Removes the end tag (if any).
+    pub fn remove_end_tag(&mut self) {
+        self.m.remove_end_tag = true;
+    }
+}
+
+/// The end tag with its name replaced.
+pub(crate) fn write_end_tag(token: &Token<'_>, name: &str, out: &mut Vec<u8>) {
+    let raw = token.raw();
+    let r = token.tag_name_span();
+    out.extend_from_slice(&raw[..r.start]);
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(&raw[r.end..]);
+}

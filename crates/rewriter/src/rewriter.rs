@@ -1,0 +1,387 @@
+//! [`Rewriter`]: the streaming front — chunks in, rewritten chunks out.
+
+use std::sync::Arc;
+
+use encoding_rs::Encoding;
+use htrewrite_selectors::{Matcher, Program};
+use htrewrite_shadow::{Shadow, ShadowOptions};
+use htrewrite_tokenizer::Tokenizer;
+
+use crate::core::{Core, Feed};
+use crate::encoding::{Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
+use crate::error::RewritingError;
+use crate::settings::{EncodingChoice, HandlerKind, Local, OnError, Settings, compile};
+use crate::sink::{IoSink, OutputSink};
+
+/// Where the rewriter is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Run {
+    /// Holding the first bytes until the encoding is known.
+    Sniffing,
+    Running,
+    /// Failed with [`OnError::PassThrough`]: input goes straight to output.
+    PassThrough,
+    /// Failed with [`OnError::Stop`].
+    Failed,
+}
+
+/// A streaming HTML rewriter for one document.
+///
+/// Feed the document with [`write`](Rewriter::write) in chunks of any size,
+/// then call [`end`](Rewriter::end). Output goes to the [`OutputSink`] as
+/// soon as it is certain: each token leaves when its last byte has been
+/// read (text up to the last byte that is certainly text). With no handlers,
+/// or handlers that change nothing, the output is the input, byte for byte.
+///
+/// The rewriter is `Send` when its handlers are (see
+/// [`HandlerKind`](crate::HandlerKind)) and the sink is.
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, Rewriter, Settings};
+/// let mut out = Vec::new();
+/// let settings = Settings::new().element("li", |el| {
+///     el.append(" ✓", ContentType::Text)?;
+///     Ok(())
+/// });
+/// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+/// for chunk in [&b"<ul><li>a<l"[..], b"i>b</ul>"] {
+///     rw.write(chunk)?;
+/// }
+/// rw.end()?;
+/// assert_eq!(String::from_utf8(out).unwrap(), "<ul><li>a ✓<li>b ✓</ul>");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+///
+/// # Complexity
+/// Linear in the input (and the inserted content). Memory: the longest
+/// token carried over between chunks, the stack of open elements, and what
+/// handlers asked to hold (see [`Settings::memory_limit`]).
+pub struct Rewriter<'h, O: OutputSink, K: HandlerKind = Local> {
+    tokenizer: Tokenizer,
+    core: Core<'h, K>,
+    out: Out<O>,
+    on_error: OnError,
+    run: Run,
+    /// The transport (or fixed) encoding and the fallback, for sniffing.
+    sniff: (Option<&'static Encoding>, &'static Encoding),
+    /// Bytes held while the encoding is not known (a BOM may start the input).
+    held: Vec<u8>,
+    /// The document's encoding, once known.
+    encoding: &'static Encoding,
+    /// For UTF-16 documents: the decoder to the tokenizer's bytes.
+    front: Option<Utf16Front>,
+    /// Scratch for the front's output.
+    decoded: Vec<u8>,
+}
+
+/// The sink, with the conversion of UTF-16 documents' output back to UTF-16.
+struct Out<O> {
+    sink: O,
+    /// `Some(big_endian)` for UTF-16 documents.
+    utf16: Option<bool>,
+    scratch: Vec<u8>,
+}
+
+impl<O: OutputSink> Out<O> {
+    /// Hands `buf` (tokenizer bytes) to the sink and clears it.
+    fn deliver(&mut self, buf: &mut Vec<u8>) -> std::io::Result<()> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match self.utf16 {
+            None => self.sink.write(buf)?,
+            Some(big_endian) => {
+                self.scratch.clear();
+                intermediate_to_utf16(buf, big_endian, &mut self.scratch);
+                self.sink.write(&self.scratch)?;
+            }
+        }
+        buf.clear();
+        Ok(())
+    }
+}
+
+impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
+    /// A rewriter with `settings`, writing to `sink`.
+    ///
+    /// # Errors
+    /// [`RewritingError::Selector`] when a selector does not parse.
+    pub fn new(settings: Settings<'h, K>, sink: O) -> Result<Self, RewritingError> {
+        let Settings { rules, doc, options } = settings;
+        let selectors: Vec<String> = rules.iter().map(|r| r.selector.clone()).collect();
+        let (program, rule_map): (Option<Arc<Program>>, Vec<Option<u32>>) = if selectors.is_empty() {
+            (None, Vec::new())
+        } else {
+            match &options.selectors {
+                Some(shared) if selectors.iter().all(|s| shared.list.contains(s)) => {
+                    let map =
+                        shared.list.iter().map(|s| selectors.iter().position(|x| x == s).map(|g| g as u32)).collect();
+                    (Some(shared.program.clone()), map)
+                }
+                _ => {
+                    let program = compile(&selectors)?;
+                    (Some(Arc::new(program)), (0..selectors.len() as u32).map(Some).collect())
+                }
+            }
+        };
+        let shadow = Shadow::new(ShadowOptions {
+            scripting: options.scripting,
+            fragment_context: options.fragment.clone(),
+            ..ShadowOptions::default()
+        });
+        let tokenizer = match &options.fragment {
+            Some((name, _)) => Tokenizer::with_text_mode(shadow.initial_text_mode(), Some(name.as_bytes())),
+            None => Tokenizer::new(),
+        };
+        let matcher = program.map(Matcher::new);
+        let sniff = match options.encoding {
+            EncodingChoice::Fixed(e) => (Some(e), e),
+            EncodingChoice::Sniff { transport, fallback } => (transport, fallback),
+        };
+        let encoding = sniff.0.unwrap_or(sniff.1);
+        let core = Core::new(
+            shadow,
+            matcher,
+            rules,
+            rule_map,
+            doc,
+            encoding,
+            options.whole_text_nodes,
+            options.memory_limit,
+            options.track_lines,
+        );
+        Ok(Rewriter {
+            tokenizer,
+            core,
+            out: Out { sink, utf16: None, scratch: Vec::new() },
+            on_error: options.on_error,
+            run: Run::Sniffing,
+            sniff,
+            held: Vec::new(),
+            encoding,
+            front: None,
+            decoded: Vec::new(),
+        })
+    }
+
+    /// The document's encoding (the default or sniffed one once known).
+    pub fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// The first error, when the rewriter failed with [`OnError::PassThrough`]
+    /// (or [`OnError::Stop`]).
+    pub fn error(&self) -> Option<&RewritingError> {
+        self.core.error.as_ref()
+    }
+
+    /// The sink (e.g. to drain a buffer between writes).
+    pub fn sink_mut(&mut self) -> &mut O {
+        &mut self.out.sink
+    }
+
+    /// Rewrites the next chunk of input.
+    ///
+    /// # Errors
+    /// With [`OnError::Stop`] (the default): a handler error, the memory
+    /// limit, or an output error; the output written so far is the rewrite
+    /// of every token before the failing one (plus content already inserted
+    /// for it), and later calls return [`RewritingError::Poisoned`]. With
+    /// [`OnError::PassThrough`] only output errors are returned; other
+    /// failures are kept in [`Rewriter::error`] and the rest of the input
+    /// passes through unchanged.
+    pub fn write(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
+        match self.run {
+            Run::Failed => return Err(RewritingError::Poisoned),
+            Run::PassThrough => return self.out.sink.write(chunk).map_err(RewritingError::Output),
+            Run::Sniffing => {
+                self.held.extend_from_slice(chunk);
+                if !self.decide_encoding(false)? {
+                    return self.check_memory();
+                }
+                if self.run == Run::Running {
+                    let held = std::mem::take(&mut self.held);
+                    self.feed(&held)?;
+                }
+            }
+            Run::Running => self.feed(chunk)?,
+        }
+        self.check_memory()
+    }
+
+    /// Decides the encoding when the held bytes allow (a BOM, the transport
+    /// or fixed encoding, the `<meta>` prescan, the fallback); `false` to wait.
+    fn decide_encoding(&mut self, at_eof: bool) -> Result<bool, RewritingError> {
+        let Some(sniffed) = sniff_encoding(&self.held, at_eof, self.sniff.0, self.sniff.1) else { return Ok(false) };
+        self.encoding = sniffed.encoding;
+        // The BOM goes to the output as it is, never to the tokenizer.
+        let mut bom: Vec<u8> = self.held.drain(..sniffed.bom_len).collect();
+        self.out.deliver(&mut bom).map_err(RewritingError::Output)?;
+        self.run = Run::Running;
+        match strategy(sniffed.encoding) {
+            Strategy::Bytes => self.core.encoding = sniffed.encoding,
+            Strategy::Utf16 { big_endian } => {
+                // Tokenized as UTF-8 (with escapes for unpaired surrogates), written back as UTF-16.
+                self.core.encoding = encoding_rs::UTF_8;
+                self.front = Some(Utf16Front::new(big_endian));
+                self.out.utf16 = Some(big_endian);
+            }
+            Strategy::Unsupported => {
+                let error = RewritingError::Encoding(format!(
+                    "{} cannot be rewritten losslessly (no byte-level tokenization)",
+                    sniffed.encoding.name()
+                ));
+                let mut held = std::mem::take(&mut self.held);
+                if self.on_error == OnError::PassThrough {
+                    self.core.error = Some(error);
+                    self.run = Run::PassThrough;
+                    self.out.deliver(&mut held).map_err(RewritingError::Output)?;
+                    return Ok(true);
+                }
+                self.core.error = Some(RewritingError::Poisoned);
+                self.run = Run::Failed;
+                return Err(error);
+            }
+        }
+        Ok(true)
+    }
+
+    fn feed(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
+        let pass_through = self.on_error == OnError::PassThrough;
+        let out = &mut self.out;
+        let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
+        let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
+        match &mut self.front {
+            None => self.tokenizer.feed(chunk, &mut feed),
+            Some(front) => {
+                self.decoded.clear();
+                front.push(chunk, &mut self.decoded);
+                self.tokenizer.feed(&self.decoded, &mut feed);
+            }
+        }
+        self.after_feed()
+    }
+
+    /// Flushes output and turns a failure into the policy's outcome.
+    fn after_feed(&mut self) -> Result<(), RewritingError> {
+        if self.core.error.is_some() && self.on_error == OnError::PassThrough && self.run != Run::PassThrough {
+            // Flush what the tokenizer holds, raw, and go straight through from now on.
+            self.run = Run::PassThrough;
+            let out = &mut self.out;
+            let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
+            let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush };
+            self.tokenizer.finish(&mut feed);
+            if let Some(front) = &mut self.front {
+                let mut rest = Vec::new();
+                let odd = front.finish(&mut rest);
+                self.core.out.extend_from_slice(&rest);
+                self.out.deliver(&mut self.core.out).map_err(RewritingError::Output)?;
+                if let Some(b) = odd {
+                    self.out.sink.write(&[b]).map_err(RewritingError::Output)?;
+                }
+            }
+            self.out.deliver(&mut self.core.out).map_err(RewritingError::Output)?;
+            // From now on input goes straight to the sink, untouched.
+            self.out.utf16 = None;
+        }
+        if let Err(e) = self.out.deliver(&mut self.core.out) {
+            self.run = Run::Failed;
+            self.core.out.clear();
+            return Err(RewritingError::Output(e));
+        }
+        if self.on_error == OnError::Stop
+            && let Some(e) = self.core.error.take()
+        {
+            self.run = Run::Failed;
+            self.core.error = Some(RewritingError::Poisoned);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn check_memory(&mut self) -> Result<(), RewritingError> {
+        let limit = self.core.memory_limit;
+        if limit == usize::MAX || self.run == Run::PassThrough {
+            return Ok(());
+        }
+        let needed = self.tokenizer.buffered_len() + self.core.held_bytes() + self.held.len();
+        if needed <= limit {
+            return Ok(());
+        }
+        self.core.error = Some(RewritingError::MemoryLimitExceeded { limit, needed });
+        if self.run == Run::Sniffing {
+            // Nothing was tokenized yet: give the held bytes back as they are.
+            self.run = Run::Running;
+            self.core.out.append(&mut self.held);
+        }
+        self.after_feed()
+    }
+
+    /// Ends the document: flushes what is held, runs the end of parsing
+    /// (elements open at the end of input end here) and the document-end
+    /// handlers. Returns the sink.
+    ///
+    /// # Errors
+    /// As [`Rewriter::write`].
+    pub fn end(mut self) -> Result<O, RewritingError> {
+        match self.run {
+            Run::Failed => return Err(RewritingError::Poisoned),
+            Run::PassThrough => return Ok(self.out.sink),
+            Run::Sniffing => {
+                self.decide_encoding(true)?;
+                if self.run == Run::PassThrough {
+                    return Ok(self.out.sink);
+                }
+                let held = std::mem::take(&mut self.held);
+                self.feed(&held)?;
+            }
+            Run::Running => {}
+        }
+        if self.run == Run::PassThrough {
+            return Ok(self.out.sink);
+        }
+        let pass_through = self.on_error == OnError::PassThrough;
+        let mut odd = None;
+        {
+            let out = &mut self.out;
+            let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
+            let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
+            if let Some(front) = &mut self.front {
+                self.decoded.clear();
+                odd = front.finish(&mut self.decoded);
+                self.tokenizer.feed(&self.decoded, &mut feed);
+            }
+            self.tokenizer.finish(&mut feed);
+        }
+        if self.core.error.is_none() {
+            let at = self.tokenizer.offset();
+            self.core.finish(at);
+        }
+        self.after_feed()?;
+        if let Some(b) = odd {
+            self.out.sink.write(&[b]).map_err(RewritingError::Output)?;
+        }
+        Ok(self.out.sink)
+    }
+}
+
+/// Rewrites a whole document given as a string.
+///
+/// # Errors
+/// As [`Rewriter::new`] and [`Rewriter::write`].
+///
+/// # Example
+/// ```
+/// use htrewrite::{Settings, rewrite_str};
+/// let out = rewrite_str("<p>a<p>b", Settings::new().element("p", |el| { el.set_attribute("class", "x")?; Ok(()) }))?;
+/// assert_eq!(out, "<p class=\"x\">a<p class=\"x\">b");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+pub fn rewrite_str<K: HandlerKind>(html: &str, settings: Settings<'_, K>) -> Result<String, RewritingError> {
+    let mut out = Vec::with_capacity(html.len() + 64);
+    let mut rw = Rewriter::new(settings, IoSink(&mut out))?;
+    rw.write(html.as_bytes())?;
+    rw.end()?;
+    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}

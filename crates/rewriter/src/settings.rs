@@ -1,0 +1,593 @@
+//! [`Settings`]: handlers by selector and document-wide, and the options of a rewrite.
+
+use std::sync::Arc;
+
+use encoding_rs::Encoding;
+use htrewrite_selectors::Program;
+use htrewrite_shadow::Namespace;
+
+use crate::error::{HandlerResult, RewritingError};
+use crate::{Comment, Doctype, DocumentEnd, Element, ElementEnd, ProcessingInstruction, TextChunk};
+
+/// Whether handlers (and so the rewriter) must be [`Send`].
+///
+/// [`Local`] (the default) takes any closure; [`Sendable`] takes only `Send`
+/// closures and makes the [`Rewriter`](crate::Rewriter) `Send` (for
+/// multi-threaded runtimes). A rewriter is `Send` exactly when its handlers are.
+///
+/// # Example
+/// ```
+/// use htrewrite::{Sendable, Settings};
+/// fn assert_send<T: Send>(_: &T) {}
+/// let settings: Settings<'_, Sendable> = Settings::new_send().element("a", |_| Ok(()));
+/// let rw = htrewrite::Rewriter::new(settings, |_: &[u8]| {})?;
+/// assert_send(&rw);
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+pub trait HandlerKind: Sized + 'static {
+    /// Boxed element handler.
+    type ElementHandler<'h>: FnMut(&mut Element<'_, 'h, Self>) -> HandlerResult + 'h;
+    /// Boxed end-of-element handler.
+    type EndHandler<'h>: FnMut(&mut ElementEnd<'_>) -> HandlerResult + 'h;
+    /// Boxed text handler.
+    type TextHandler<'h>: FnMut(&mut TextChunk<'_>) -> HandlerResult + 'h;
+    /// Boxed comment handler.
+    type CommentHandler<'h>: FnMut(&mut Comment<'_>) -> HandlerResult + 'h;
+    /// Boxed DOCTYPE handler.
+    type DoctypeHandler<'h>: FnMut(&mut Doctype<'_>) -> HandlerResult + 'h;
+    /// Boxed processing-instruction handler.
+    type PiHandler<'h>: FnMut(&mut ProcessingInstruction<'_>) -> HandlerResult + 'h;
+    /// Boxed document-end handler.
+    type DocumentEndHandler<'h>: FnMut(&mut DocumentEnd<'_>) -> HandlerResult + 'h;
+}
+
+/// Handlers that need not be `Send` (the default). See [`HandlerKind`].
+#[derive(Debug, Clone, Copy)]
+pub enum Local {}
+
+/// Handlers that are `Send`. See [`HandlerKind`].
+#[derive(Debug, Clone, Copy)]
+pub enum Sendable {}
+
+/// Turns a closure into the boxed handler type of a [`HandlerKind`].
+///
+/// Implemented for every closure of the right signature (and, for
+/// [`Sendable`], `Send`); users never implement it.
+///
+/// # Example
+/// ```
+/// use htrewrite::{Element, HandlerResult, IntoHandler, Local};
+/// use htrewrite::HandlerKind;
+/// fn boxed<'h>(f: impl FnMut(&mut Element<'_, 'h, Local>) -> HandlerResult + 'h)
+///     -> <Local as HandlerKind>::ElementHandler<'h> { f.into_handler() }
+/// let _h = boxed(|_| Ok(()));
+/// ```
+pub trait IntoHandler<T> {
+    /// Boxes the closure.
+    fn into_handler(self) -> T;
+}
+
+// One `impl` pair per handler signature: boxing for Local and Sendable.
+macro_rules! handler_kinds {
+    ($($assoc:ident: $arg:ty;)*) => {
+        impl HandlerKind for Local {
+            $(type $assoc<'h> = Box<dyn FnMut(&mut $arg) -> HandlerResult + 'h>;)*
+        }
+        impl HandlerKind for Sendable {
+            $(type $assoc<'h> = Box<dyn FnMut(&mut $arg) -> HandlerResult + Send + 'h>;)*
+        }
+    };
+}
+
+handler_kinds! {
+    ElementHandler: Element<'_, 'h, Self>;
+    EndHandler: ElementEnd<'_>;
+    TextHandler: TextChunk<'_>;
+    CommentHandler: Comment<'_>;
+    DoctypeHandler: Doctype<'_>;
+    PiHandler: ProcessingInstruction<'_>;
+    DocumentEndHandler: DocumentEnd<'_>;
+}
+
+macro_rules! into_handler {
+    ($($arg:ty;)*) => {$(
+        impl<'h, F> IntoHandler<Box<dyn FnMut(&mut $arg) -> HandlerResult + 'h>> for F
+        where
+            F: FnMut(&mut $arg) -> HandlerResult + 'h,
+        {
+            fn into_handler(self) -> Box<dyn FnMut(&mut $arg) -> HandlerResult + 'h> {
+                Box::new(self)
+            }
+        }
+    )*};
+}
+
+macro_rules! into_send_handler {
+    ($($arg:ty;)*) => {$(
+        impl<'h, F> IntoHandler<Box<dyn FnMut(&mut $arg) -> HandlerResult + Send + 'h>> for F
+        where
+            F: FnMut(&mut $arg) -> HandlerResult + Send + 'h,
+        {
+            fn into_handler(self) -> Box<dyn FnMut(&mut $arg) -> HandlerResult + Send + 'h> {
+                Box::new(self)
+            }
+        }
+    )*};
+}
+
+into_handler! {
+    Element<'_, 'h, Local>;
+    ElementEnd<'_>;
+    TextChunk<'_>;
+    Comment<'_>;
+    Doctype<'_>;
+    ProcessingInstruction<'_>;
+    DocumentEnd<'_>;
+}
+
+into_send_handler! {
+    Element<'_, 'h, Sendable>;
+    ElementEnd<'_>;
+    TextChunk<'_>;
+    Comment<'_>;
+    Doctype<'_>;
+    ProcessingInstruction<'_>;
+    DocumentEnd<'_>;
+}
+
+/// One registered handler, as the [`element!`](crate::element) family of macros builds it.
+///
+/// # Example
+/// ```
+/// use htrewrite::{Settings, element, rewrite_str};
+/// let settings = Settings::new().handler(element!("p", |el| { el.set_attribute("x", "1")?; Ok(()) }));
+/// assert_eq!(rewrite_str("<p>", settings)?, "<p x=\"1\">");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+pub enum Handler<'h, K: HandlerKind = Local> {
+    /// On each element matching the selector, at its start.
+    Element(String, K::ElementHandler<'h>),
+    /// At the end of each element matching the selector.
+    ElementEnd(String, K::EndHandler<'h>),
+    /// On text inside elements matching the selector.
+    Text(String, K::TextHandler<'h>),
+    /// On comments inside elements matching the selector.
+    Comments(String, K::CommentHandler<'h>),
+    /// On the DOCTYPE.
+    Doctype(K::DoctypeHandler<'h>),
+    /// On all text of the document.
+    DocText(K::TextHandler<'h>),
+    /// On all comments of the document.
+    DocComments(K::CommentHandler<'h>),
+    /// On processing instructions (`<?target data>`).
+    ProcessingInstructions(K::PiHandler<'h>),
+    /// At the end of the document.
+    End(K::DocumentEndHandler<'h>),
+}
+
+impl<'h, K: HandlerKind> Handler<'h, K> {
+    /// An element handler (what [`element!`](crate::element) builds).
+    pub fn element<F>(selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut Element<'_, 'h, K>) -> HandlerResult + IntoHandler<K::ElementHandler<'h>>,
+    {
+        Handler::Element(selector.to_string(), f.into_handler())
+    }
+    /// A text handler (what [`text!`](crate::text) builds).
+    pub fn text<F>(selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut TextChunk<'_>) -> HandlerResult + IntoHandler<K::TextHandler<'h>>,
+    {
+        Handler::Text(selector.to_string(), f.into_handler())
+    }
+    /// A comment handler (what [`comments!`](crate::comments) builds).
+    pub fn comments<F>(selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut Comment<'_>) -> HandlerResult + IntoHandler<K::CommentHandler<'h>>,
+    {
+        Handler::Comments(selector.to_string(), f.into_handler())
+    }
+}
+
+/// How the document's encoding is chosen.
+#[derive(Debug, Clone)]
+pub(crate) enum EncodingChoice {
+    Fixed(&'static Encoding),
+    Sniff { transport: Option<&'static Encoding>, fallback: &'static Encoding },
+}
+
+/// What happens after a failure.
+///
+/// # Example
+/// ```
+/// use htrewrite::{OnError, Settings, rewrite_str};
+/// let settings = Settings::new()
+///     .on_error(OnError::PassThrough)
+///     .element("b", |_| Err("no".into()));
+/// assert_eq!(rewrite_str("<a><b>x</b>", settings)?, "<a><b>x</b>");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnError {
+    /// The failing call returns the error; the output written so far is the
+    /// rewrite of every token before the failing one (plus content handlers
+    /// already inserted for it); later calls return [`RewritingError::Poisoned`].
+    #[default]
+    Stop,
+    /// The error is kept ([`Rewriter::error`](crate::Rewriter::error)) and
+    /// the rest of the input, from the failing token on, is passed through
+    /// unchanged; calls keep returning `Ok`.
+    PassThrough,
+}
+
+/// Per-selector handler group.
+pub(crate) struct RuleHandlers<'h, K: HandlerKind> {
+    pub(crate) selector: String,
+    pub(crate) element: Vec<K::ElementHandler<'h>>,
+    pub(crate) end: Vec<K::EndHandler<'h>>,
+    pub(crate) text: Vec<K::TextHandler<'h>>,
+    pub(crate) comments: Vec<K::CommentHandler<'h>>,
+}
+
+/// Document-wide handlers.
+pub(crate) struct DocHandlers<'h, K: HandlerKind> {
+    pub(crate) doctype: Vec<K::DoctypeHandler<'h>>,
+    pub(crate) text: Vec<K::TextHandler<'h>>,
+    pub(crate) comments: Vec<K::CommentHandler<'h>>,
+    pub(crate) pis: Vec<K::PiHandler<'h>>,
+    pub(crate) end: Vec<K::DocumentEndHandler<'h>>,
+}
+
+/// The options of a rewrite (without handlers).
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    pub(crate) encoding: EncodingChoice,
+    pub(crate) memory_limit: usize,
+    pub(crate) on_error: OnError,
+    pub(crate) fragment: Option<(String, Namespace)>,
+    pub(crate) scripting: bool,
+    pub(crate) whole_text_nodes: Option<usize>,
+    pub(crate) track_lines: bool,
+    pub(crate) selectors: Option<Selectors>,
+}
+
+/// What a [`Rewriter`](crate::Rewriter) does: handlers registered by CSS
+/// selector or for the whole document, and options.
+///
+/// Handlers for the same element run in registration order of their
+/// selectors; several handlers registered with the same selector string
+/// share one compiled selector.
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, Settings, rewrite_str};
+/// let settings = Settings::new()
+///     .element("a[href]", |el| {
+///         let href = el.get_attribute("href").unwrap_or_default();
+///         el.set_attribute("href", &href.replace("http:", "https:"))?;
+///         Ok(())
+///     })
+///     .element("head", |el| {
+///         el.append("<script src=\"/x.js\"></script>", ContentType::Html)?;
+///         Ok(())
+///     });
+/// let out = rewrite_str("<head><title>t</title><a href='http://e'>e</a>", settings)?;
+/// assert_eq!(out, "<head><title>t</title><script src=\"/x.js\"></script><a href='https://e'>e</a>");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+pub struct Settings<'h, K: HandlerKind = Local> {
+    pub(crate) rules: Vec<RuleHandlers<'h, K>>,
+    pub(crate) doc: DocHandlers<'h, K>,
+    pub(crate) options: Options,
+}
+
+impl<'h> Settings<'h, Local> {
+    /// Settings with no handlers and the default options: UTF-8, no memory
+    /// limit, [`OnError::Stop`], a document (not a fragment), scripting on.
+    pub fn new() -> Self {
+        Settings::empty()
+    }
+}
+
+impl<'h> Default for Settings<'h, Local> {
+    fn default() -> Self {
+        Settings::empty()
+    }
+}
+
+impl<'h> Settings<'h, Sendable> {
+    /// Like [`Settings::new`], for `Send` handlers (see [`HandlerKind`]).
+    pub fn new_send() -> Self {
+        Settings::empty()
+    }
+}
+
+impl<'h, K: HandlerKind> Settings<'h, K> {
+    fn empty() -> Self {
+        Settings {
+            rules: Vec::new(),
+            doc: DocHandlers {
+                doctype: Vec::new(),
+                text: Vec::new(),
+                comments: Vec::new(),
+                pis: Vec::new(),
+                end: Vec::new(),
+            },
+            options: Options {
+                encoding: EncodingChoice::Fixed(encoding_rs::UTF_8),
+                memory_limit: usize::MAX,
+                on_error: OnError::Stop,
+                fragment: None,
+                scripting: true,
+                whole_text_nodes: None,
+                track_lines: false,
+                selectors: None,
+            },
+        }
+    }
+
+    fn rule(&mut self, selector: &str) -> &mut RuleHandlers<'h, K> {
+        let i = match self.rules.iter().position(|r| r.selector == selector) {
+            Some(i) => i,
+            None => {
+                self.rules.push(RuleHandlers {
+                    selector: selector.to_string(),
+                    element: Vec::new(),
+                    end: Vec::new(),
+                    text: Vec::new(),
+                    comments: Vec::new(),
+                });
+                self.rules.len() - 1
+            }
+        };
+        &mut self.rules[i]
+    }
+
+    /// Adds one handler built by a macro ([`element!`](crate::element), …).
+    pub fn handler(mut self, handler: Handler<'h, K>) -> Self {
+        match handler {
+            Handler::Element(s, h) => self.rule(&s).element.push(h),
+            Handler::ElementEnd(s, h) => self.rule(&s).end.push(h),
+            Handler::Text(s, h) => self.rule(&s).text.push(h),
+            Handler::Comments(s, h) => self.rule(&s).comments.push(h),
+            Handler::Doctype(h) => self.doc.doctype.push(h),
+            Handler::DocText(h) => self.doc.text.push(h),
+            Handler::DocComments(h) => self.doc.comments.push(h),
+            Handler::ProcessingInstructions(h) => self.doc.pis.push(h),
+            Handler::End(h) => self.doc.end.push(h),
+        }
+        self
+    }
+
+    /// Adds several handlers built by macros.
+    pub fn handlers(self, handlers: impl IntoIterator<Item = Handler<'h, K>>) -> Self {
+        handlers.into_iter().fold(self, Settings::handler)
+    }
+
+    /// Calls `f` on each element matching `selector`, when it is opened
+    /// (its start tag; for elements the parser creates without a start
+    /// tag, where it creates them). The selector is compiled by
+    /// [`Rewriter::new`](crate::Rewriter::new), which reports a bad one.
+    pub fn element<F>(mut self, selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut Element<'_, 'h, K>) -> HandlerResult + IntoHandler<K::ElementHandler<'h>>,
+    {
+        self.rule(selector).element.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` when an element matching `selector` ends, whatever ends it:
+    /// its end tag, an implied end, the end of input (see [`ElementEnd`]).
+    pub fn element_end<F>(mut self, selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut ElementEnd<'_>) -> HandlerResult + IntoHandler<K::EndHandler<'h>>,
+    {
+        self.rule(selector).end.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` on each chunk of text inside elements matching `selector`
+    /// (descendants included), up to the element's end.
+    pub fn text<F>(mut self, selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut TextChunk<'_>) -> HandlerResult + IntoHandler<K::TextHandler<'h>>,
+    {
+        self.rule(selector).text.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` on each comment inside elements matching `selector`.
+    pub fn comments<F>(mut self, selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut Comment<'_>) -> HandlerResult + IntoHandler<K::CommentHandler<'h>>,
+    {
+        self.rule(selector).comments.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` on the DOCTYPE.
+    pub fn doctype<F>(mut self, f: F) -> Self
+    where
+        F: FnMut(&mut Doctype<'_>) -> HandlerResult + IntoHandler<K::DoctypeHandler<'h>>,
+    {
+        self.doc.doctype.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` on every chunk of text of the document.
+    pub fn doc_text<F>(mut self, f: F) -> Self
+    where
+        F: FnMut(&mut TextChunk<'_>) -> HandlerResult + IntoHandler<K::TextHandler<'h>>,
+    {
+        self.doc.text.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` on every comment of the document (bogus comments included).
+    pub fn doc_comments<F>(mut self, f: F) -> Self
+    where
+        F: FnMut(&mut Comment<'_>) -> HandlerResult + IntoHandler<K::CommentHandler<'h>>,
+    {
+        self.doc.comments.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` on every processing instruction (`<?target data>`, 2026 syntax).
+    pub fn processing_instructions<F>(mut self, f: F) -> Self
+    where
+        F: FnMut(&mut ProcessingInstruction<'_>) -> HandlerResult + IntoHandler<K::PiHandler<'h>>,
+    {
+        self.doc.pis.push(f.into_handler());
+        self
+    }
+
+    /// Calls `f` at the end of the document, where it can append content.
+    pub fn end<F>(mut self, f: F) -> Self
+    where
+        F: FnMut(&mut DocumentEnd<'_>) -> HandlerResult + IntoHandler<K::DocumentEndHandler<'h>>,
+    {
+        self.doc.end.push(f.into_handler());
+        self
+    }
+
+    /// The document's encoding, by WHATWG label (`"utf-8"`, `"latin1"`,
+    /// `"shift_jis"`, `"utf-16le"`, …). Default UTF-8.
+    ///
+    /// # Errors
+    /// [`RewritingError::Encoding`] for an unknown label.
+    pub fn encoding(mut self, label: &str) -> Result<Self, RewritingError> {
+        let enc = Encoding::for_label(label.trim().as_bytes())
+            .ok_or_else(|| RewritingError::Encoding(format!("unknown encoding label {label:?}")))?;
+        if enc == encoding_rs::REPLACEMENT {
+            return Err(RewritingError::Encoding(format!("{label:?} is the replacement encoding")));
+        }
+        self.options.encoding = EncodingChoice::Fixed(enc);
+        Ok(self)
+    }
+
+    /// Sniff the encoding as a browser does: a BOM, then `transport` (a
+    /// charset label from e.g. `Content-Type`), then the `<meta charset>`
+    /// prescan of the first 1024 bytes, then `fallback` (a label; browsers
+    /// use windows-1252 in most locales). Output is held back only while the
+    /// prescan is pending.
+    ///
+    /// # Errors
+    /// [`RewritingError::Encoding`] when `fallback` is not a known label
+    /// (an unknown `transport` label is ignored, as browsers do).
+    pub fn sniff_encoding(mut self, transport: Option<&str>, fallback: &str) -> Result<Self, RewritingError> {
+        let fallback = Encoding::for_label(fallback.trim().as_bytes())
+            .ok_or_else(|| RewritingError::Encoding(format!("unknown encoding label {fallback:?}")))?;
+        let transport = transport.and_then(|l| Encoding::for_label(l.trim().as_bytes()));
+        self.options.encoding = EncodingChoice::Sniff { transport, fallback };
+        Ok(self)
+    }
+
+    /// The most memory, in bytes, the rewriter may hold at once: carried-over
+    /// input of an unfinished token, buffered text nodes, the stack of open
+    /// elements, selector state and content waiting to be inserted. Going
+    /// over is [`RewritingError::MemoryLimitExceeded`]. Default: no limit.
+    pub fn memory_limit(mut self, bytes: usize) -> Self {
+        self.options.memory_limit = bytes;
+        self
+    }
+
+    /// What happens after a failure (default [`OnError::Stop`]).
+    pub fn on_error(mut self, policy: OnError) -> Self {
+        self.options.on_error = policy;
+        self
+    }
+
+    /// Rewrite a fragment parsed in the context of an HTML element named
+    /// `context` (e.g. `"div"`, `"tbody"`, `"title"`), as the Standard's
+    /// fragment parsing algorithm does.
+    pub fn fragment(mut self, context: &str) -> Self {
+        self.options.fragment = Some((context.to_ascii_lowercase(), Namespace::Html));
+        self
+    }
+
+    /// The scripting flag (default on, as in browsers: `<noscript>` is RAWTEXT).
+    pub fn scripting(mut self, on: bool) -> Self {
+        self.options.scripting = on;
+        self
+    }
+
+    /// Give text handlers whole text nodes (one call per node, with
+    /// `last_in_text_node` set) instead of chunks, buffering at most
+    /// `max_bytes` of a node; a longer node is
+    /// [`RewritingError::MemoryLimitExceeded`].
+    pub fn whole_text_nodes(mut self, max_bytes: usize) -> Self {
+        self.options.whole_text_nodes = Some(max_bytes);
+        self
+    }
+
+    /// Count lines so that source locations carry line and column.
+    pub fn track_lines(mut self, on: bool) -> Self {
+        self.options.track_lines = on;
+        self
+    }
+
+    /// Reuse selectors compiled once (see [`Selectors`]): when every
+    /// selector of these settings is in `selectors`, no compilation happens.
+    pub fn with_selectors(mut self, selectors: &Selectors) -> Self {
+        self.options.selectors = Some(selectors.clone());
+        self
+    }
+}
+
+/// Selectors compiled once and shared by many rewriters (cheap to clone,
+/// `Send + Sync`): compile the selectors of a rule set at start-up, then build
+/// per-document [`Settings`] with [`Settings::with_selectors`].
+///
+/// # Example
+/// ```
+/// use htrewrite::{Selectors, Settings, rewrite_str};
+/// let compiled = Selectors::new(["a[href]", "img"])?;
+/// for page in ["<a href=x>", "<img>"] {
+///     let settings = Settings::new().with_selectors(&compiled).element("a[href]", |el| {
+///         el.remove_attribute("href")?;
+///         Ok(())
+///     });
+///     let _ = rewrite_str(page, settings)?;
+/// }
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Selectors {
+    pub(crate) program: Arc<Program>,
+    pub(crate) list: Arc<[String]>,
+}
+
+impl Selectors {
+    /// Compiles `selectors`.
+    ///
+    /// # Errors
+    /// [`RewritingError::Selector`] naming the first selector that does not parse.
+    pub fn new<I, S>(selectors: I) -> Result<Selectors, RewritingError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let list: Vec<String> = selectors.into_iter().map(|s| s.as_ref().to_string()).collect();
+        let program = compile(&list)?;
+        Ok(Selectors { program: Arc::new(program), list: list.into() })
+    }
+
+    /// The selectors, in order.
+    pub fn as_slice(&self) -> &[String] {
+        &self.list
+    }
+}
+
+/// Compiles a list, naming the failing selector.
+pub(crate) fn compile(list: &[String]) -> Result<Program, RewritingError> {
+    match Program::new(list.iter().map(String::as_str)) {
+        Ok(p) => Ok(p),
+        Err(error) => {
+            // Find which selector failed, for the message.
+            let selector =
+                list.iter().find(|s| Program::new([s.as_str()]).is_err()).cloned().unwrap_or_else(|| list.join(", "));
+            let error = Program::new([selector.as_str()]).err().unwrap_or(error);
+            Err(RewritingError::Selector { selector, error })
+        }
+    }
+}

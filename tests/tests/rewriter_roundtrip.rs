@@ -1,0 +1,184 @@
+//! The rewriter is lossless and chunking-independent (issue 5, proof 3 and "Exactness").
+//!
+//! For every input — each tree-construction `#data` input, each wpt-addition, each vendored real
+//! page and, when `HTREWRITE_CORPUS` names a folder, each file under it — and every chunking (whole,
+//! one byte per chunk for inputs up to 64 KiB or 997 bytes per chunk above, three seeded random
+//! splittings):
+//! 1. with no handlers the output is the input, byte for byte;
+//! 2. with read-only handlers on everything (`*` element, element end, text, comments; DOCTYPE,
+//!    document text, document comments, processing instructions, document end) the output is the
+//!    input, byte for byte;
+//! 3. what those handlers saw (element names, attributes, origins; end causes and end tags; each
+//!    text node's joined text; comments) is the same for every chunking.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use htrewrite::{Rewriter, Settings};
+use htrewrite_conformance::chunking::Chunking;
+use htrewrite_conformance::corpus::{self, CORPUS_ENV};
+use htrewrite_conformance::harness::{self, Watchdog};
+use htrewrite_conformance::{escape_bytes, tree_construction};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+#[derive(Clone)]
+enum Source {
+    Bytes(Arc<Vec<u8>>),
+    File(PathBuf),
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    harness::install_panic_hook();
+    let watchdog = Watchdog::start(Duration::from_secs(300));
+    let mut trials = Vec::new();
+    let mut add = |name: String, source: Source| {
+        let watchdog = watchdog.clone();
+        let trial_name = name.clone();
+        trials.push(Trial::test(name, move || watchdog.watch(&trial_name, || check(&trial_name, &source))));
+    };
+    for case in tree_construction::load_tree_construction().into_iter().chain(tree_construction::load_wpt_additions()) {
+        add(format!("rewriter/{}", case.name()), Source::Bytes(Arc::new(case.input)));
+    }
+    for (rel, path, _, _) in corpus::vendored_pages() {
+        add(format!("rewriter/corpus/{rel}"), Source::File(path));
+    }
+    match std::env::var_os(CORPUS_ENV) {
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            let files = corpus::files_under(&dir).unwrap_or_default();
+            let empty = files.is_empty();
+            for (rel, path) in files {
+                add(format!("rewriter/HTREWRITE_CORPUS/{rel}"), Source::File(path));
+            }
+            if empty {
+                trials.push(Trial::test(format!("rewriter/{CORPUS_ENV} holds no readable file"), move || {
+                    Err(format!("{CORPUS_ENV}={}", dir.display()).into())
+                }));
+            }
+        }
+        None => trials
+            .push(Trial::test(format!("rewriter/corpus: {CORPUS_ENV} not set"), || Ok(())).with_ignored_flag(true)),
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn check(name: &str, source: &Source) -> Result<(), Failed> {
+    let input = match source {
+        Source::Bytes(b) => b.to_vec(),
+        Source::File(p) => std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
+    };
+    let every = if input.len() <= 64 << 10 { 1 } else { 997 };
+    let mut first_log: Option<(Chunking, Vec<String>)> = None;
+    for chunking in Chunking::standard(name, every) {
+        let chunks = chunking.chunks(&input);
+        let plain = run(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        if plain.0 != input {
+            return Err(difference("no handlers", &chunking, &input, &plain.0).into());
+        }
+        let (out, log) = run(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        if out != input {
+            return Err(difference("read-only handlers", &chunking, &input, &out).into());
+        }
+        match &first_log {
+            None => first_log = Some((chunking, log)),
+            Some((c0, log0)) if *log0 != log => {
+                let i = log0.iter().zip(&log).position(|(a, b)| a != b).unwrap_or(log0.len().min(log.len()));
+                return Err(format!(
+                    "handlers saw different things with {} and {}: entry {i}: {:?} vs {:?}",
+                    c0.describe(input.len()),
+                    chunking.describe(input.len()),
+                    log0.get(i),
+                    log.get(i)
+                )
+                .into());
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn difference(what: &str, chunking: &Chunking, input: &[u8], out: &[u8]) -> String {
+    let i = input.iter().zip(out).position(|(a, b)| a != b).unwrap_or(input.len().min(out.len()));
+    let from = i.saturating_sub(40);
+    format!(
+        "{what}, {}: output differs at byte {i} (input {} bytes, output {}):\n  input:  {}\n  output: {}",
+        chunking.describe(input.len()),
+        input.len(),
+        out.len(),
+        escape_bytes(&input[from..(i + 40).min(input.len())]),
+        escape_bytes(&out[from..(i + 40).min(out.len())])
+    )
+}
+
+/// Rewrites `chunks`; with `observe`, read-only handlers log what they see.
+fn run(chunks: &[&[u8]], observe: bool) -> Result<(Vec<u8>, Vec<String>), htrewrite::RewritingError> {
+    let log = Rc::new(RefCell::new(Vec::<String>::new()));
+    let text = Rc::new(RefCell::new(String::new()));
+    let mut settings = Settings::new();
+    if observe {
+        let (l1, l2, l3, l4, l5, l6, l7) =
+            (log.clone(), log.clone(), log.clone(), log.clone(), log.clone(), log.clone(), log.clone());
+        let (t1, t2) = (text.clone(), text.clone());
+        settings = settings
+            .element("*", move |el| {
+                let attrs: Vec<String> = el.attributes().iter().map(|a| format!("{}={}", a.name, a.value)).collect();
+                l1.borrow_mut().push(format!(
+                    "<{} {:?} {:?} {}",
+                    el.tag_name(),
+                    el.origin(),
+                    el.source_location().bytes,
+                    attrs.join(" ")
+                ));
+                let l = l2.clone();
+                el.on_end(move |end| {
+                    l.borrow_mut().push(format!("on_end {} {:?} {:?}", end.tag_name(), end.end_tag_raw(), end.cause()));
+                    Ok(())
+                });
+                Ok(())
+            })
+            .element_end("*", move |end| {
+                l3.borrow_mut().push(format!("</{} {:?}", end.tag_name(), end.source_location().bytes));
+                Ok(())
+            })
+            .text("*", move |t| {
+                t1.borrow_mut().push_str(t.as_str());
+                Ok(())
+            })
+            .doc_text(move |t| {
+                if t.last_in_text_node() {
+                    let joined = std::mem::take(&mut *t2.borrow_mut());
+                    l4.borrow_mut().push(format!("text {joined:?}"));
+                }
+                Ok(())
+            })
+            .comments("*", move |c| {
+                l5.borrow_mut().push(format!("comment in element {:?}", c.text()));
+                Ok(())
+            })
+            .doc_comments(move |c| {
+                l6.borrow_mut().push(format!("comment {:?} {:?}", c.text(), c.source_location().bytes));
+                Ok(())
+            })
+            .doctype(move |d| {
+                l7.borrow_mut().push(format!("doctype {:?} {:?} {:?}", d.name(), d.public_id(), d.system_id()));
+                Ok(())
+            })
+            .processing_instructions(|_| Ok(()))
+            .end(|_| Ok(()));
+    }
+    let mut out = Vec::new();
+    {
+        let mut rw = Rewriter::new(settings, htrewrite::IoSink(&mut out))?;
+        for c in chunks {
+            rw.write(c)?;
+        }
+        rw.end()?;
+    }
+    let log = log.borrow().clone();
+    Ok((out, log))
+}
