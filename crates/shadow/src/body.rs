@@ -80,22 +80,24 @@ impl Builder {
             "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script" | "style" | "template"
             | "title" => self.in_head(Tok::Start(t), s),
             "body" => {
-                let second_is_body = self.stack.len() > 1 && self.stack.get(1).is_html("body");
+                let second = self.stack.above(0);
+                let second_is_body = second < self.stack.end() && self.stack.get(second).is_html("body");
                 if !second_is_body || self.stack.contains_html("template") {
                     return self.ignore(s, "<body> in body");
                 }
                 self.frameset_ok = false;
-                if self.body.as_ref().is_some_and(|b| b.0 == self.stack.get(1).id) {
+                if self.body.as_ref().is_some_and(|b| b.0 == self.stack.get(second).id) {
                     self.merge_attrs(s, true, &t.attrs);
                 }
             }
             "frameset" => {
-                let second_is_body = self.stack.len() > 1 && self.stack.get(1).is_html("body");
+                let second = self.stack.above(0);
+                let second_is_body = second < self.stack.end() && self.stack.get(second).is_html("body");
                 if !second_is_body || !self.frameset_ok {
                     return self.ignore(s, "<frameset> in body");
                 }
-                s.event(Event::NodeRemoved { id: self.stack.get(1).id });
-                while self.stack.len() > 1 {
+                s.event(Event::NodeRemoved { id: self.stack.get(second).id });
+                while self.stack.end() > 1 {
                     let c = self.implied();
                     self.pop(s, c);
                 }

@@ -228,11 +228,11 @@ impl Builder {
     /// Pops elements until the one at position `i` has been popped; it gets
     /// `cause`, the ones above it are implied closings.
     pub(crate) fn pop_to(&mut self, s: &mut dyn EventSink, i: usize, cause: CloseCause) {
-        while self.stack.len() > i + 1 {
+        while self.stack.end() > i + 1 {
             let c = self.implied();
             self.pop(s, c);
         }
-        if self.stack.len() == i + 1 {
+        if self.stack.end() == i + 1 {
             self.pop(s, cause);
         }
     }
@@ -258,7 +258,7 @@ impl Builder {
     /// The [adjusted current node](https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node):
     /// `(namespace, name, categories)`.
     pub(crate) fn adjusted_current_node(&self) -> Option<(Namespace, &str, u16)> {
-        if self.stack.len() == 1
+        if self.stack.live_len() == 1
             && let Some(c) = &self.context
         {
             return Some((c.ns, &c.name, c.cats));
@@ -292,7 +292,7 @@ impl Builder {
     /// The [appropriate place for inserting a node](https://html.spec.whatwg.org/multipage/parsing.html#appropriate-place-for-inserting-a-node),
     /// optionally with an override target (a stack position).
     pub(crate) fn appropriate_place(&self, target: Option<usize>) -> Position {
-        let Some(t) = target.or(self.stack.len().checked_sub(1)) else {
+        let Some(t) = target.or(self.stack.end().checked_sub(1)) else {
             return Position::Append { parent: NodeId::DOCUMENT };
         };
         let node = self.stack.get(t);
@@ -475,7 +475,7 @@ impl Builder {
         let open = |b: &Builder, i: usize| match b.fmt.get(i) {
             Entry::Marker => Some(true),
             Entry::Element(f) => Some(b.stack.position(f.id).is_some()),
-            Entry::Dead => None,
+            Entry::Dead(..) => None,
         };
         if open(self, n - 1) != Some(false) {
             return;
@@ -526,10 +526,22 @@ impl Builder {
                 return true;
             }
             // spec: furthest block: the first special element above the formatting element.
-            let fb_idx = (fe_idx + 1..self.stack.len()).find(|&i| self.stack.get(i).has(cat::SPECIAL));
+            // `between`: the elements between them, bottom first (all of them are
+            // removed or replaced below, so walking them is paid for).
+            let mut between = Vec::new();
+            let mut fb_idx = None;
+            let mut p = self.stack.above(fe_idx);
+            while p < self.stack.end() {
+                if self.stack.get(p).has(cat::SPECIAL) {
+                    fb_idx = Some(p);
+                    break;
+                }
+                between.push(p);
+                p = self.stack.above(p);
+            }
             let Some(fb_idx) = fb_idx else {
                 let cause = if end_tag { CloseCause::EndTag { span: by } } else { CloseCause::AdoptionAgency { by } };
-                while self.stack.len() > fe_idx + 1 {
+                while self.stack.end() > fe_idx + 1 {
                     let c = self.implied();
                     self.pop(s, c);
                 }
@@ -539,24 +551,18 @@ impl Builder {
                 }
                 return true;
             };
-            let ca_idx = fe_idx - 1;
+            let ca_idx = self.stack.below(fe_idx).expect("the formatting element is not the root");
             let fb_id = self.stack.get(fb_idx).id;
             // Bookmark: None = the formatting element's place; Some(id) = just after `id`.
             let mut bookmark: Option<NodeId> = None;
-            // Deferred stack edits: removals and replacements by position.
-            let mut removed = vec![false; fb_idx - fe_idx];
-            let mut replaced: Vec<Option<OpenElement>> = vec![None; fb_idx - fe_idx];
+            // Deferred stack edits, by index in `between`: removals and replacements.
+            let mut removed = vec![false; between.len()];
+            let mut replaced: Vec<Option<OpenElement>> = vec![None; between.len()];
             let mut last_node = fb_id;
-            let mut last_node_rel: Option<usize> = None; // position relative to fe_idx, None = furthest block
-            let mut node_rel = fb_idx - fe_idx;
-            let mut inner = 0;
-            loop {
-                inner += 1;
-                node_rel -= 1;
-                if node_rel == 0 {
-                    break;
-                }
-                let node = self.stack.get(fe_idx + node_rel).clone();
+            let mut last_node_rel: Option<usize> = None; // index in `between`, None = furthest block
+            for (inner, node_rel) in (0..between.len()).rev().enumerate() {
+                let inner = inner + 1;
+                let node = self.stack.get(between[node_rel]).clone();
                 let mut in_list = self.fmt.position(node.id);
                 if inner > 3
                     && let Some(p) = in_list
@@ -628,54 +634,31 @@ impl Builder {
                 // The new element takes the formatting element's place: same token, new id.
                 None => self.fmt.set_id(fe_pos, id),
                 Some(b) => {
+                    // Killing first leaves a tombstone the insertion can take
+                    // when the formatting element follows the bookmark.
+                    self.fmt.kill(fe_pos);
                     let at = self.fmt.position(b).expect("bookmark in list") + 1;
                     let new = FormattingElement::new(id, &fe.name, fe.attrs.clone(), fe.span);
                     self.fmt.insert_at(at, Entry::Element(new));
-                    let fe_pos = self.fmt.position(fe.id).expect("formatting element in list");
-                    self.fmt.kill(fe_pos);
                 }
             }
-            // spec: the stack: remove the formatting element, insert the new one just below the furthest block.
+            // spec: the stack: remove the formatting element, insert the new one just
+            // below the furthest block. The segment fe..=fb is rewritten in place
+            // (removed elements leave holes); positions above it do not move.
             s.event(Event::ElementClosed { id: fe.id, cause: CloseCause::AdoptionAgency { by } });
-            let new_entry = OpenElement::new(id, &fe.name, Namespace::Html, origin, fb_id, false);
-            if !removed.contains(&true) {
-                // The common case: a rotation of the segment fe..=fb, positions above unchanged.
-                let mut segment = Vec::with_capacity(fb_idx - fe_idx + 1);
-                for r in 1..=fb_idx - fe_idx {
-                    match replaced.get_mut(r).and_then(Option::take) {
-                        Some(new) => segment.push(new),
-                        None => segment.push(self.stack.get(fe_idx + r).clone()),
-                    }
-                }
-                segment.push(new_entry);
-                self.stack.rewrite_segment(fe_idx, segment);
-                continue;
-            }
-            let mut tail = Vec::with_capacity(self.stack.len() - fe_idx);
-            while self.stack.len() > fe_idx {
-                tail.push(self.stack.pop().expect("non-empty"));
-            }
-            tail.reverse();
-            let mut new_entry = Some(new_entry);
-            for (r, e) in tail.into_iter().enumerate() {
-                if r == 0 {
+            let mut segment = Vec::with_capacity(between.len() + 2);
+            for (r, &p) in between.iter().enumerate() {
+                if removed[r] {
                     continue;
                 }
-                if r < removed.len() {
-                    if removed[r] {
-                        continue;
-                    }
-                    if let Some(new) = replaced[r].take() {
-                        self.stack.push(new);
-                        continue;
-                    }
-                }
-                let is_fb = e.id == fb_id;
-                self.stack.push(e);
-                if is_fb {
-                    self.stack.push(new_entry.take().expect("once"));
+                match replaced[r].take() {
+                    Some(new) => segment.push(new),
+                    None => segment.push(self.stack.get(p).clone()),
                 }
             }
+            segment.push(self.stack.get(fb_idx).clone());
+            segment.push(OpenElement::new(id, &fe.name, Namespace::Html, origin, fb_id, false));
+            self.stack.rewrite_segment(fe_idx, fb_idx, segment);
         }
         true
     }

@@ -86,8 +86,7 @@ impl Builder {
     /// element of that (lowercased) name above the topmost HTML element, else
     /// hand the token to the insertion mode. O(1) with the stack's indexes.
     fn foreign_end_tag(&mut self, t: &TagToken, s: &mut dyn EventSink) {
-        let len = self.stack.len();
-        if len <= 1 {
+        if self.stack.live_len() <= 1 {
             return self.ignore(s, "end tag at the root");
         }
         let html = self.stack.topmost_cat(cat::HTML);

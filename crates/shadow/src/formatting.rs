@@ -7,6 +7,7 @@ use std::hash::{Hash, Hasher};
 
 use htrewrite_tokenizer::Span;
 
+use crate::work::tick;
 use crate::{NodeId, ShadowAttr};
 
 /// One formatting element of the list: its id and the token it was made for.
@@ -26,10 +27,14 @@ pub(crate) struct FormattingElement {
 pub(crate) enum Entry {
     Marker,
     Element(FormattingElement),
-    Dead,
+    /// A removed element's name and signature: its index entries may stay
+    /// behind (stale) below the top of their lists until its position is popped.
+    Dead(Box<str>, u64),
 }
 
-/// The list with its indexes.
+/// The list with its indexes. The index lists hold positions in increasing
+/// order; an entry whose position holds a tombstone is stale and skipped, and
+/// the last entry of a list is never stale.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct FormattingList {
     entries: Vec<Entry>,
@@ -107,9 +112,10 @@ impl FormattingList {
     }
 
     fn push_entry(&mut self, e: Entry) {
+        tick(1);
         let i = self.entries.len() as u32;
         match &e {
-            Entry::Dead => self.dead += 1,
+            Entry::Dead(..) => self.dead += 1,
             Entry::Marker => self.markers.push(i),
             Entry::Element(f) => {
                 self.by_name.entry(f.name.clone()).or_default().push(i);
@@ -121,57 +127,63 @@ impl FormattingList {
     }
 
     fn pop_entry(&mut self) -> Option<Entry> {
+        tick(1);
         let e = self.entries.pop()?;
+        let top = self.entries.len() as u32;
         match &e {
-            Entry::Dead => self.dead -= 1,
             Entry::Marker => {
                 self.markers.pop();
             }
             Entry::Element(f) => {
-                if let Some(v) = self.by_name.get_mut(&f.name) {
-                    v.pop();
-                    if v.is_empty() {
-                        self.by_name.remove(&f.name);
-                    }
-                }
-                if let Some(v) = self.by_sig.get_mut(&f.sig) {
-                    v.pop();
-                    if v.is_empty() {
-                        self.by_sig.remove(&f.sig);
-                    }
-                }
+                self.unindex(&f.name, f.sig, top);
                 self.pos_of.remove(&f.id);
+            }
+            Entry::Dead(name, sig) => {
+                self.dead -= 1;
+                self.unindex(name, *sig, top);
             }
         }
         Some(e)
     }
 
-    /// Removes the element at `i` in O(1) amortized, leaving a tombstone.
+    /// Drops position `i` from the ends of the index lists of `name` and
+    /// `sig` if it is there, and the stale entries that then end them.
+    fn unindex(&mut self, name: &str, sig: u64, i: u32) {
+        let entries = &self.entries;
+        let trim = |v: &mut Vec<u32>| {
+            if v.last() == Some(&i) {
+                v.pop();
+            }
+            while let Some(&j) = v.last()
+                && matches!(entries.get(j as usize), Some(Entry::Dead(..)) | None)
+            {
+                tick(1);
+                v.pop();
+            }
+            v.is_empty()
+        };
+        if self.by_name.get_mut(name).is_some_and(trim) {
+            self.by_name.remove(name);
+        }
+        if self.by_sig.get_mut(&sig).is_some_and(trim) {
+            self.by_sig.remove(&sig);
+        }
+    }
+
+    /// Removes the element at `i` in O(1) amortized, leaving a tombstone
+    /// (its index entries become stale).
     pub(crate) fn kill(&mut self, i: usize) {
-        let Entry::Element(f) = std::mem::replace(&mut self.entries[i], Entry::Dead) else {
+        tick(1);
+        let Entry::Element(f) = &self.entries[i] else {
             return;
         };
+        let dead = Entry::Dead(f.name.clone(), f.sig);
+        let Entry::Element(f) = std::mem::replace(&mut self.entries[i], dead) else { unreachable!() };
         self.dead += 1;
-        let unindex = |v: &mut Vec<u32>| {
-            if let Ok(k) = v.binary_search(&(i as u32)) {
-                v.remove(k);
-            }
-        };
-        if let Some(v) = self.by_name.get_mut(&f.name) {
-            unindex(v);
-            if v.is_empty() {
-                self.by_name.remove(&f.name);
-            }
-        }
-        if let Some(v) = self.by_sig.get_mut(&f.sig) {
-            unindex(v);
-            if v.is_empty() {
-                self.by_sig.remove(&f.sig);
-            }
-        }
         self.pos_of.remove(&f.id);
+        self.unindex(&f.name, f.sig, i as u32);
         // Keep the invariant: the last entry is never a tombstone.
-        while self.entries.last() == Some(&Entry::Dead) {
+        while matches!(self.entries.last(), Some(Entry::Dead(..))) {
             self.pop_entry();
         }
     }
@@ -186,14 +198,27 @@ impl FormattingList {
             all.push(e);
         }
         while let Some(e) = all.pop() {
-            if e != Entry::Dead {
+            if !matches!(e, Entry::Dead(..)) {
                 self.push_entry(e);
             }
         }
     }
 
-    /// Inserts at `i`.
+    /// Inserts at `i`: in O(1) over a tombstone at `i`, else by moving the entries from `i` up.
     pub(crate) fn insert_at(&mut self, i: usize, e: Entry) {
+        if let Some(Entry::Dead(..)) = self.entries.get(i) {
+            // A tombstone between the neighbours: take its place.
+            let Entry::Dead(name, sig) = std::mem::replace(&mut self.entries[i], Entry::Marker) else { unreachable!() };
+            self.dead -= 1;
+            self.drop_stale(&name, sig, i as u32);
+            let Entry::Element(f) = &e else { unreachable!("only elements are inserted") };
+            let (name, sig, id) = (f.name.clone(), f.sig, f.id);
+            self.entries[i] = e;
+            self.pos_of.insert(id, i as u32);
+            Self::insert_sorted(self.by_name.entry(name).or_default(), i as u32);
+            Self::insert_sorted(self.by_sig.entry(sig).or_default(), i as u32);
+            return;
+        }
         let mut tail = Vec::with_capacity(self.entries.len() - i);
         while self.entries.len() > i {
             tail.push(self.pop_entry().expect("non-empty"));
@@ -204,6 +229,29 @@ impl FormattingList {
         }
     }
 
+    /// Removes a stale entry for position `i` from the index lists of `name` and `sig`.
+    fn drop_stale(&mut self, name: &str, sig: u64, i: u32) {
+        let remove = |v: &mut Vec<u32>| {
+            if let Ok(k) = v.binary_search(&i) {
+                tick(v.len() - k);
+                v.remove(k);
+            }
+            v.is_empty()
+        };
+        if self.by_name.get_mut(name).is_some_and(remove) {
+            self.by_name.remove(name);
+        }
+        if self.by_sig.get_mut(&sig).is_some_and(remove) {
+            self.by_sig.remove(&sig);
+        }
+    }
+
+    fn insert_sorted(v: &mut Vec<u32>, i: u32) {
+        let k = v.partition_point(|&j| j < i);
+        tick(v.len() - k);
+        v.insert(k, i);
+    }
+
     /// [Push onto the list of active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#push-onto-the-list-of-active-formatting-elements),
     /// with the Noah's Ark clause: at most three equal elements after the last marker.
     pub(crate) fn push(&mut self, f: FormattingElement) {
@@ -211,8 +259,10 @@ impl FormattingList {
         let mut same = Vec::new();
         if let Some(v) = self.by_sig.get(&f.sig) {
             for &i in v.iter().rev() {
+                tick(1);
                 let i = i as usize;
-                if i < floor {
+                // At most three equal elements follow the last marker.
+                if i < floor || same.len() == 3 {
                     break;
                 }
                 if let Entry::Element(g) = &self.entries[i]
@@ -264,24 +314,39 @@ impl FormattingList {
     pub(crate) fn element(&self, i: usize) -> Option<&FormattingElement> {
         match &self.entries[i] {
             Entry::Element(f) => Some(f),
-            Entry::Marker | Entry::Dead => None,
+            Entry::Marker | Entry::Dead(..) => None,
         }
     }
 
-    /// Recomputes every index from the entries and compares (tests only).
+    /// Recomputes every index from the entries and compares, stale entries
+    /// left out (tests only).
     #[cfg(test)]
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
         let mut fresh = FormattingList::default();
         for e in &self.entries {
             fresh.push_entry(e.clone());
         }
-        if fresh.by_name != self.by_name || fresh.by_sig != self.by_sig || fresh.pos_of != self.pos_of {
+        let valid = |v: &Vec<u32>| -> Result<Vec<u32>, String> {
+            if v.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(format!("index list not increasing: {v:?}"));
+            }
+            match v.last().map(|&j| &self.entries[j as usize]) {
+                Some(Entry::Element(_)) => {}
+                _ => return Err(format!("index list ends stale: {v:?}")),
+            }
+            Ok(v.iter().copied().filter(|&j| matches!(self.entries[j as usize], Entry::Element(_))).collect())
+        };
+        let by_name: HashMap<Box<str>, Vec<u32>> =
+            self.by_name.iter().map(|(k, v)| Ok((k.clone(), valid(v)?))).collect::<Result<_, String>>()?;
+        let by_sig: HashMap<u64, Vec<u32>> =
+            self.by_sig.iter().map(|(k, v)| Ok((*k, valid(v)?))).collect::<Result<_, String>>()?;
+        if fresh.by_name != by_name || fresh.by_sig != by_sig || fresh.pos_of != self.pos_of {
             return Err("formatting list indexes differ".into());
         }
         if fresh.markers != self.markers || fresh.dead != self.dead {
             return Err("formatting list markers or tombstone count differ".into());
         }
-        if self.entries.last() == Some(&Entry::Dead) {
+        if matches!(self.entries.last(), Some(Entry::Dead(..))) {
             return Err("tombstone at the end".into());
         }
         Ok(())

@@ -517,7 +517,7 @@ impl Builder {
                 _ => self.ignore(s, "start tag in frameset"),
             },
             Tok::End(t) if t.name == "frameset" => {
-                if self.stack.len() == 1 {
+                if self.stack.live_len() == 1 {
                     return self.ignore(s, "</frameset> at the root");
                 }
                 self.pop(s, CloseCause::EndTag { span: t.span });
@@ -575,7 +575,7 @@ impl Builder {
             Some(m) if m.eq_ignore_ascii_case("closed") => false,
             _ => return false,
         };
-        if !self.declarative_shadow_roots || self.stack.len() <= 1 {
+        if !self.declarative_shadow_roots || self.stack.live_len() <= 1 {
             return false;
         }
         let Some((ns, name, _)) = self.adjusted_current_node() else { return false };

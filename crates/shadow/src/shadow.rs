@@ -108,9 +108,7 @@ impl OpenElement {
 ///
 /// # Complexity
 /// Each token costs O(1) amortized plus the events it causes (and the
-/// bytes of its text), except adoption agency runs that remove elements from
-/// the middle of the stack, which cost O(elements above the formatting
-/// element) (see the crate's Guarantees).
+/// bytes of its text); see the crate's Guarantees.
 #[derive(Debug, Clone)]
 pub struct Shadow {
     pub(crate) b: Builder,
@@ -287,6 +285,8 @@ impl Shadow {
     }
 
     fn run(&mut self, token: TreeToken<'_>, span: Span, s: &mut dyn EventSink) -> Feedback {
+        // Between tokens no position is held anywhere: the stack may drop its holes.
+        self.b.stack.maybe_compact();
         self.b.span = span;
         self.b.text_mode = None;
         let start = matches!(token, TreeToken::StartTag(_));
@@ -338,6 +338,12 @@ impl Shadow {
 
     /// The stack of open elements, bottom (`html`) first.
     ///
+    /// # Complexity
+    /// O(1) unless elements were removed from the middle of the stack (the
+    /// adoption agency, `</form>`, …) since the last compaction: then the
+    /// first call after a token copies the stack once (O(depth)), and later
+    /// calls until the next token are O(1).
+    ///
     /// # Example
     /// ```
     /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
@@ -348,7 +354,7 @@ impl Shadow {
     /// assert_eq!(shadow.open_elements().len(), 3); // html body li: the second <li> closed the first
     /// ```
     pub fn open_elements(&self) -> &[OpenElement] {
-        self.b.stack.items()
+        self.b.stack.view()
     }
 
     /// Whether the element `id` is on the stack of open elements (e.g. the

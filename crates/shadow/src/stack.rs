@@ -1,25 +1,101 @@
 //! The [stack of open elements](https://html.spec.whatwg.org/multipage/parsing.html#stack-of-open-elements),
-//! with indexes that make scope checks O(1).
+//! with indexes that make scope checks O(1) and removals anywhere O(1).
 //!
-//! Besides the entries, the stack keeps, for each (namespace, lowercased
-//! name), the stack positions of the open elements of that name, and for
-//! each category of [`cat`] the positions of the open elements in it. A push
-//! or pop updates them in O(1) (one hash lookup); removing or inserting in the
-//! middle (adoption agency only) rebuilds them above that position, which
-//! costs what shifting the entries costs anyway.
+//! Entries keep **permanent positions**: removing an element from the middle
+//! (the adoption agency, `</form>`, an `<a>` start tag, the head element
+//! pushed back "after head") leaves a *hole* at its position instead of
+//! shifting the entries above it. Holes form runs whose two ends know each
+//! other, so walks skip a run in one step; holes on top are trimmed at once,
+//! so the current node is always at the last position; and when holes
+//! outnumber the elements, [`Stack::maybe_compact`] (called between tokens)
+//! rebuilds the stack without them.
+//!
+//! The indexes are doubly linked lists threaded through the positions: one
+//! per (namespace, lowercased name) and one per category of [`cat`] (up to
+//! [`cat::INDEXED`]), each with its topmost position as head. A push or pop
+//! links or unlinks the element in O(1) per list it is in; a removal in the
+//! middle unlinks it in O(1); the adoption agency's rewrite of the segment
+//! from the formatting element to the furthest block relinks only the
+//! elements of that segment.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
+use crate::idhash::IdMap;
 use crate::tags::{cat, cats};
+use crate::work::tick;
 use crate::{Namespace, NodeId, OpenElement, Origin};
 
+/// No position (end of a list, no head).
+const NONE: u32 = u32::MAX;
+
+/// The id of a hole's placeholder entry (never an element's id).
+const HOLE_ID: NodeId = NodeId(u64::MAX - 1);
+
+/// Index lists: 0 is the element's name list, `1 + c` the list of category bit `c`.
+const LISTS: usize = 1 + cat::INDEXED;
+
+/// An element's links in one index list (positions; [`NONE`] at the ends).
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    /// The next lower position in the list.
+    prev: u32,
+    /// The next higher position in the list.
+    next: u32,
+}
+
+const UNLINKED: Link = Link { prev: NONE, next: NONE };
+
+/// Bookkeeping of one position.
+#[derive(Debug, Clone)]
+struct Slot {
+    /// The element's name key ([`NONE`] for a hole).
+    key: u32,
+    links: [Link; LISTS],
+    /// For a hole at an end of its run of holes: the position of the other end.
+    run: u32,
+}
+
+const HOLE_SLOT: Slot = Slot { key: NONE, links: [UNLINKED; LISTS], run: NONE };
+
 /// The stack of open elements and its indexes.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub(crate) struct Stack {
+    /// Entries by position; holes hold a placeholder with [`HOLE_ID`].
     items: Vec<OpenElement>,
-    by_name: [HashMap<Box<str>, Vec<u32>>; 3],
-    by_cat: [Vec<u32>; cat::INDEXED],
-    pos_of: HashMap<NodeId, u32>,
+    slots: Vec<Slot>,
+    /// Number of elements (positions that are not holes).
+    live: usize,
+    /// Name keys per namespace: lowercased name → key.
+    keys: [HashMap<Box<str>, u32>; 3],
+    /// Per key: the topmost position of an element with that key.
+    name_heads: Vec<u32>,
+    /// Per key: the number of open elements with that key.
+    key_refs: Vec<u32>,
+    /// Keys no longer in use, to be handed out again.
+    free_keys: Vec<u32>,
+    /// Per indexed category: the topmost position of an element in it.
+    cat_heads: [u32; cat::INDEXED],
+    pos_of: IdMap<NodeId, u32>,
+    /// The entries without holes, made on demand while there are holes.
+    view: OnceLock<Vec<OpenElement>>,
+}
+
+impl Default for Stack {
+    fn default() -> Stack {
+        Stack {
+            items: Vec::new(),
+            slots: Vec::new(),
+            live: 0,
+            keys: Default::default(),
+            name_heads: Vec::new(),
+            key_refs: Vec::new(),
+            free_keys: Vec::new(),
+            cat_heads: [NONE; cat::INDEXED],
+            pos_of: IdMap::default(),
+            view: OnceLock::new(),
+        }
+    }
 }
 
 fn ns_index(ns: Namespace) -> usize {
@@ -40,6 +116,11 @@ fn key(ns: Namespace, name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The index lists an element with category bits `cats` is in, besides its name list.
+fn cat_lists(cats: u16) -> impl Iterator<Item = usize> {
+    (0..cat::INDEXED).filter(move |&c| cats & (1 << c) != 0)
+}
+
 impl OpenElement {
     /// Makes an entry.
     pub(crate) fn new(
@@ -51,6 +132,18 @@ impl OpenElement {
         annotation_xml_html: bool,
     ) -> OpenElement {
         OpenElement { id, name: name.into(), ns, origin, parent, cats: cats(ns, name, annotation_xml_html) }
+    }
+
+    /// The placeholder of a hole.
+    fn hole() -> OpenElement {
+        OpenElement {
+            id: HOLE_ID,
+            name: "".into(),
+            ns: Namespace::Html,
+            origin: Origin::Implied,
+            parent: NodeId::DOCUMENT,
+            cats: 0,
+        }
     }
 
     /// Whether this is the HTML element `name`.
@@ -65,23 +158,54 @@ impl OpenElement {
 }
 
 impl Stack {
+    /// The entries by position, holes included (placeholders that are in no
+    /// category and match no name).
+    #[cfg(test)]
     pub(crate) fn items(&self) -> &[OpenElement] {
         &self.items
     }
 
-    pub(crate) fn len(&self) -> usize {
+    /// The open elements, bottom first, without holes.
+    ///
+    /// # Complexity
+    /// O(1) when there are no holes; otherwise O(positions) the first time
+    /// after a change, O(1) after that.
+    pub(crate) fn view(&self) -> &[OpenElement] {
+        if self.live == self.items.len() {
+            return &self.items;
+        }
+        self.view.get_or_init(|| self.items.iter().filter(|e| e.id != HOLE_ID).cloned().collect())
+    }
+
+    /// Any change drops the hole-free view.
+    fn touched(&mut self) {
+        if self.view.get().is_some() {
+            self.view = OnceLock::new();
+        }
+    }
+
+    /// One past the topmost position (the current node is at `end() - 1`).
+    /// Positions below may be holes: this is not the number of elements.
+    pub(crate) fn end(&self) -> usize {
         self.items.len()
+    }
+
+    /// The number of open elements.
+    pub(crate) fn live_len(&self) -> usize {
+        self.live
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
 
+    /// The entry at position `i` (a hole's placeholder matches nothing).
     pub(crate) fn get(&self, i: usize) -> &OpenElement {
         &self.items[i]
     }
 
     pub(crate) fn get_mut_parent(&mut self, i: usize) -> &mut NodeId {
+        self.touched();
         &mut self.items[i].parent
     }
 
@@ -94,126 +218,261 @@ impl Stack {
         self.items.last().is_some_and(|e| e.is_html(name))
     }
 
-    pub(crate) fn push(&mut self, e: OpenElement) {
-        let i = self.items.len() as u32;
-        let k = key(e.ns, &e.name);
-        let map = &mut self.by_name[ns_index(e.ns)];
-        match map.get_mut(&*k) {
-            Some(v) => v.push(i),
+    fn is_hole(&self, i: usize) -> bool {
+        self.slots[i].key == NONE
+    }
+
+    /// The first element position at or above `i` (or `end()`), skipping a run of holes in one step.
+    fn live_from(&self, i: usize) -> usize {
+        tick(1);
+        if i < self.items.len() && self.is_hole(i) { self.slots[i].run as usize + 1 } else { i }
+    }
+
+    /// The next element position above `i` (or `end()`).
+    pub(crate) fn above(&self, i: usize) -> usize {
+        self.live_from(i + 1)
+    }
+
+    /// The next element position below `i`, skipping a run of holes in one step.
+    pub(crate) fn below(&self, i: usize) -> Option<usize> {
+        tick(1);
+        let q = i.checked_sub(1)?;
+        if self.is_hole(q) { (self.slots[q].run as usize).checked_sub(1) } else { Some(q) }
+    }
+
+    /// The `list` index list's links of position `p`.
+    fn link(&mut self, p: u32, list: usize) -> &mut Link {
+        &mut self.slots[p as usize].links[list]
+    }
+
+    /// The head (topmost position) of index list `list` of key `key`.
+    fn head(&mut self, list: usize, key: u32) -> &mut u32 {
+        if list == 0 { &mut self.name_heads[key as usize] } else { &mut self.cat_heads[list - 1] }
+    }
+
+    /// The key of (`ns`, `name`), made if new.
+    fn intern(&mut self, ns: Namespace, name: &str) -> u32 {
+        let k = key(ns, name);
+        if let Some(&key) = self.keys[ns_index(ns)].get(&*k) {
+            return key;
+        }
+        let key = match self.free_keys.pop() {
+            Some(key) => key,
             None => {
-                map.insert(k.into_owned().into_boxed_str(), vec![i]);
+                self.name_heads.push(NONE);
+                self.key_refs.push(0);
+                (self.name_heads.len() - 1) as u32
+            }
+        };
+        self.keys[ns_index(ns)].insert(k.into_owned().into_boxed_str(), key);
+        key
+    }
+
+    /// Drops one reference to the key of `e`; keeps a few hundred unused keys
+    /// (the common tag names) and forgets the rest, so memory stays O(stack).
+    fn release(&mut self, key: u32, e: &OpenElement) {
+        let refs = &mut self.key_refs[key as usize];
+        *refs -= 1;
+        if *refs == 0 && self.name_heads.len() - self.free_keys.len() > 256 {
+            self.keys[ns_index(e.ns)].remove(&*crate::stack::key(e.ns, &e.name));
+            self.free_keys.push(key);
+        }
+    }
+
+    pub(crate) fn push(&mut self, e: OpenElement) {
+        tick(1);
+        self.touched();
+        let p = self.items.len() as u32;
+        let key = self.intern(e.ns, &e.name);
+        self.key_refs[key as usize] += 1;
+        let mut slot = Slot { key, links: [UNLINKED; LISTS], run: NONE };
+        for list in std::iter::once(0).chain(cat_lists(e.cats).map(|c| c + 1)) {
+            let head = self.head(list, key);
+            let prev = std::mem::replace(head, p);
+            slot.links[list].prev = prev;
+            if prev != NONE {
+                self.link(prev, list).next = p;
             }
         }
-        for (c, v) in self.by_cat.iter_mut().enumerate() {
-            if e.cats & (1 << c) != 0 {
-                v.push(i);
-            }
-        }
-        self.pos_of.insert(e.id, i);
+        self.pos_of.insert(e.id, p);
         self.items.push(e);
+        self.slots.push(slot);
+        self.live += 1;
+    }
+
+    /// Takes position `p` out of every list it is in.
+    fn unlink(&mut self, p: usize) {
+        let key = self.slots[p].key;
+        for list in std::iter::once(0).chain(cat_lists(self.items[p].cats).map(|c| c + 1)) {
+            tick(1);
+            let Link { prev, next } = self.slots[p].links[list];
+            if next == NONE {
+                *self.head(list, key) = prev;
+            } else {
+                self.link(next, list).prev = prev;
+            }
+            if prev != NONE {
+                self.link(prev, list).next = next;
+            }
+        }
     }
 
     pub(crate) fn pop(&mut self) -> Option<OpenElement> {
-        let e = self.items.pop()?;
-        let k = key(e.ns, &e.name);
-        let map = &mut self.by_name[ns_index(e.ns)];
-        if let Some(v) = map.get_mut(&*k) {
-            v.pop();
-            // Keep a few hundred empty entries (the common tag names) to spare
-            // allocations; drop the rest so memory stays O(stack).
-            if v.is_empty() && map.len() > 256 {
-                map.remove(&*k);
-            }
-        }
-        for (c, v) in self.by_cat.iter_mut().enumerate() {
-            if e.cats & (1 << c) != 0 {
-                v.pop();
-            }
-        }
+        let top = self.items.len().checked_sub(1)?;
+        tick(1);
+        self.touched();
+        self.unlink(top);
+        let e = self.items.pop().expect("non-empty");
+        let slot = self.slots.pop().expect("non-empty");
+        self.release(slot.key, &e);
         self.pos_of.remove(&e.id);
+        self.live -= 1;
+        // The current node stays at the top: drop the run of holes below it.
+        if let Some(last) = self.slots.last()
+            && last.key == NONE
+        {
+            let start = last.run as usize;
+            tick(self.items.len() - start);
+            self.items.truncate(start);
+            self.slots.truncate(start);
+        }
         Some(e)
     }
 
-    /// Removes the entry at `i` (adoption agency), keeping the indexes right.
+    /// Removes the element at position `i`, leaving a hole (O(1)).
     pub(crate) fn remove_at(&mut self, i: usize) -> OpenElement {
-        let mut tail = Vec::with_capacity(self.items.len() - i);
-        while self.items.len() > i + 1 {
-            tail.push(self.pop().expect("non-empty"));
+        if i + 1 == self.items.len() {
+            return self.pop().expect("non-empty");
         }
-        let removed = self.pop().expect("index in range");
-        while let Some(e) = tail.pop() {
-            self.push(e);
-        }
-        removed
+        tick(1);
+        self.touched();
+        self.unlink(i);
+        let e = std::mem::replace(&mut self.items[i], OpenElement::hole());
+        let key = std::mem::replace(&mut self.slots[i], HOLE_SLOT).key;
+        self.release(key, &e);
+        self.pos_of.remove(&e.id);
+        self.live -= 1;
+        self.join_holes(i, i);
+        e
     }
 
-    /// Replaces the entries at `start..start + new.len()` by `new`, which
-    /// must hold the same names and categories (as a multiset) as the
-    /// entries it replaces: the adoption agency's rotation of the segment
-    /// from the formatting element to the furthest block. Positions above
-    /// the segment do not move, so only the indexes of the segment are
-    /// rewritten: O(segment · log depth) instead of O(entries above).
-    pub(crate) fn rewrite_segment(&mut self, start: usize, new: Vec<OpenElement>) {
-        let end = start + new.len();
-        let sig = |e: &OpenElement| (ns_index(e.ns), key(e.ns, &e.name).into_owned(), e.cats);
-        let mut a: Vec<_> = self.items[start..end].iter().map(sig).collect();
-        let mut b: Vec<_> = new.iter().map(sig).collect();
-        a.sort();
-        b.sort();
-        if a != b {
-            // Not a rotation: rebuild everything from `start` (correct, slower).
-            let mut tail = Vec::new();
-            while self.items.len() > end {
-                tail.push(self.pop().expect("non-empty"));
+    /// Records the holes `lo..=hi` as one run with the runs just below and above.
+    fn join_holes(&mut self, lo: usize, hi: usize) {
+        let start = if lo > 0 && self.is_hole(lo - 1) { self.slots[lo - 1].run as usize } else { lo };
+        let end = if hi + 1 < self.items.len() && self.is_hole(hi + 1) { self.slots[hi + 1].run as usize } else { hi };
+        self.slots[start].run = end as u32;
+        self.slots[end].run = start as u32;
+    }
+
+    /// Replaces the elements at positions `lo..=hi` by `new` (bottom first):
+    /// the adoption agency's rewrite of the segment from the formatting
+    /// element to the furthest block. `new` must not be longer than the
+    /// elements it replaces, and each index list an entry of `new` is in must
+    /// hold one of the replaced elements (true for the adoption agency: the
+    /// clones have the names of the elements they replace, and removed
+    /// elements are just left out). The freed positions become holes at the
+    /// bottom of the segment; positions above `hi` do not move.
+    ///
+    /// # Complexity
+    /// O(elements in the segment + runs of holes in it), times the lists they are in.
+    pub(crate) fn rewrite_segment(&mut self, lo: usize, hi: usize, new: Vec<OpenElement>) {
+        self.touched();
+        let mut old = Vec::new();
+        let mut p = self.live_from(lo);
+        while p <= hi {
+            old.push(p);
+            p = self.above(p);
+        }
+        assert!(!new.is_empty() && new.len() <= old.len(), "a segment rewrite keeps or frees positions");
+        // Each list's entries in the segment are consecutive in that list:
+        // note the neighbours just outside (`lows`: below, `highs`: above).
+        // A list is `(list, key)` for name lists, `(list, 0)` for categories.
+        let mut lows: Vec<((usize, u32), u32)> = Vec::new();
+        let mut highs: Vec<((usize, u32), u32)> = Vec::new();
+        for &p in &old {
+            let key = self.slots[p].key;
+            for list in std::iter::once(0).chain(cat_lists(self.items[p].cats).map(|c| c + 1)) {
+                tick(1);
+                let id = (list, if list == 0 { key } else { 0 });
+                let Link { prev, next } = self.slots[p].links[list];
+                if prev == NONE || (prev as usize) < lo {
+                    lows.push((id, prev));
+                }
+                if next == NONE || next as usize > hi {
+                    highs.push((id, next));
+                }
             }
-            while self.items.len() > start {
-                self.pop();
+        }
+        lows.sort_unstable();
+        highs.sort_unstable();
+        debug_assert_eq!(lows.len(), highs.len());
+        // The elements leave their positions (their keys are released once
+        // the new entries hold theirs, so that the keys noted stay valid).
+        let mut left = Vec::with_capacity(old.len());
+        for &p in &old {
+            tick(1);
+            let e = std::mem::replace(&mut self.items[p], OpenElement::hole());
+            let key = std::mem::replace(&mut self.slots[p], HOLE_SLOT).key;
+            self.pos_of.remove(&e.id);
+            left.push((key, e));
+        }
+        self.live -= old.len();
+        // The new entries take the top of the segment, linked in order
+        // between the neighbours noted above.
+        let first = hi + 1 - new.len();
+        let mut tails: Vec<u32> = lows.iter().map(|&(_, below)| below).collect();
+        for (j, e) in new.into_iter().enumerate() {
+            tick(1);
+            let p = (first + j) as u32;
+            let key = self.intern(e.ns, &e.name);
+            self.key_refs[key as usize] += 1;
+            self.slots[p as usize] = Slot { key, links: [UNLINKED; LISTS], run: NONE };
+            for list in std::iter::once(0).chain(cat_lists(e.cats).map(|c| c + 1)) {
+                let id = (list, if list == 0 { key } else { 0 });
+                let k = lows.binary_search_by_key(&id, |&(id, _)| id).expect("a segment rewrite adds no index list");
+                let prev = std::mem::replace(&mut tails[k], p);
+                self.link(p, list).prev = prev;
+                if prev != NONE {
+                    self.link(prev, list).next = p;
+                }
             }
-            for e in new {
-                self.push(e);
+            self.pos_of.insert(e.id, p);
+            self.items[p as usize] = e;
+            self.live += 1;
+        }
+        for (k, &((list, key), above)) in highs.iter().enumerate() {
+            let tail = tails[k];
+            if tail != NONE {
+                self.link(tail, list).next = above;
             }
-            while let Some(t) = tail.pop() {
-                self.push(t);
+            if above == NONE {
+                *self.head(list, key) = tail;
+            } else {
+                self.link(above, list).prev = tail;
             }
+        }
+        for (key, e) in left {
+            self.release(key, &e);
+        }
+        if first > lo {
+            self.join_holes(lo, first - 1);
+        }
+    }
+
+    /// Rebuilds the stack without holes when they outnumber the elements
+    /// (amortized O(1) per hole). Positions change: call it only between tokens.
+    pub(crate) fn maybe_compact(&mut self) {
+        let holes = self.items.len() - self.live;
+        if holes < 64 || holes < self.live {
             return;
         }
-        for e in &self.items[start..end] {
-            self.pos_of.remove(&e.id);
-        }
-        let (lo, hi) = (start as u32, end as u32);
-        let rewrite = |v: &mut Vec<u32>, positions: Vec<u32>| {
-            let from = v.partition_point(|&p| p < lo);
-            let to = v.partition_point(|&p| p < hi);
-            debug_assert_eq!(to - from, positions.len());
-            v[from..to].copy_from_slice(&positions);
-        };
-        let mut keys: Vec<(usize, String)> = b.iter().map(|(n, k, _)| (*n, k.clone())).collect();
-        keys.dedup();
-        for (n, k) in keys {
-            let positions: Vec<u32> = new
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| ns_index(e.ns) == n && key(e.ns, &e.name) == k.as_str())
-                .map(|(i, _)| (start + i) as u32)
-                .collect();
-            if let Some(v) = self.by_name[n].get_mut(k.as_str()) {
-                rewrite(v, positions);
+        tick(self.items.len());
+        let items = std::mem::take(&mut self.items);
+        *self = Stack::default();
+        for e in items {
+            if e.id != HOLE_ID {
+                self.push(e);
             }
-        }
-        for c in 0..cat::INDEXED {
-            let positions: Vec<u32> = new
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| e.cats & (1 << c) != 0)
-                .map(|(i, _)| (start + i) as u32)
-                .collect();
-            if !positions.is_empty() {
-                rewrite(&mut self.by_cat[c], positions);
-            }
-        }
-        for (i, e) in new.into_iter().enumerate() {
-            self.pos_of.insert(e.id, (start + i) as u32);
-            self.items[start + i] = e;
         }
     }
 
@@ -225,7 +484,9 @@ impl Stack {
     /// Position of the topmost (newest) open element `name` of namespace `ns`
     /// (`name` lowercase).
     pub(crate) fn topmost(&self, ns: Namespace, name: &str) -> Option<usize> {
-        self.by_name[ns_index(ns)].get(name).and_then(|v| v.last()).map(|&i| i as usize)
+        let &key = self.keys[ns_index(ns)].get(name)?;
+        let head = self.name_heads[key as usize];
+        (head != NONE).then_some(head as usize)
     }
 
     /// Position of the topmost HTML element with one of `names`.
@@ -235,8 +496,8 @@ impl Stack {
 
     /// Position of the topmost element with category bit `c` (an indexed one).
     pub(crate) fn topmost_cat(&self, c: u16) -> Option<usize> {
-        let bit = c.trailing_zeros() as usize;
-        self.by_cat[bit].last().map(|&i| i as usize)
+        let head = self.cat_heads[c.trailing_zeros() as usize];
+        (head != NONE).then_some(head as usize)
     }
 
     /// Whether an element at position `t` is in the scope whose boundary category is `scope`:
@@ -262,25 +523,87 @@ impl Stack {
         self.topmost(Namespace::Html, name).is_some()
     }
 
-    /// Recomputes every index from the entries and compares (the slow,
-    /// obvious reference of the indexes; tests only).
+    /// Checks every index, link and run of holes against the entries (the
+    /// slow, obvious reference of the indexes; tests only).
     #[cfg(test)]
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
-        let mut fresh = Stack::default();
-        for e in &self.items {
-            fresh.push(e.clone());
+        let n = self.items.len();
+        let live: Vec<usize> = (0..n).filter(|&i| self.items[i].id != HOLE_ID).collect();
+        if live.len() != self.live {
+            return Err(format!("live count {} != {}", self.live, live.len()));
         }
-        for n in 0..3 {
-            let live: HashMap<Box<str>, Vec<u32>> =
-                self.by_name[n].iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())).collect();
-            if fresh.by_name[n] != live {
-                return Err(format!("by_name[{n}]: {:?} != {:?}", self.by_name[n], fresh.by_name[n]));
+        if n > 0 && self.is_hole(n - 1) {
+            return Err("a hole on top".into());
+        }
+        for i in 0..n {
+            if self.is_hole(i) != (self.items[i].id == HOLE_ID) {
+                return Err(format!("slot {i}: hole flags disagree"));
             }
         }
-        if fresh.by_cat != self.by_cat {
-            return Err(format!("by_cat: {:?} != {:?}", self.by_cat, fresh.by_cat));
+        // Runs of holes: both ends point at each other.
+        let mut i = 0;
+        while i < n {
+            if !self.is_hole(i) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < n && self.is_hole(i) {
+                i += 1;
+            }
+            let end = i - 1;
+            if self.slots[start].run as usize != end || self.slots[end].run as usize != start {
+                return Err(format!(
+                    "run of holes {start}..={end} has ends {} and {}",
+                    self.slots[start].run, self.slots[end].run
+                ));
+            }
         }
-        if fresh.pos_of != self.pos_of {
+        // Every list, walked from its head down, is exactly its members, top first, doubly linked.
+        let check_list = |list: usize, head: u32, member: &dyn Fn(&OpenElement) -> bool| -> Result<(), String> {
+            let expected: Vec<u32> =
+                live.iter().rev().filter(|&&i| member(&self.items[i])).map(|&i| i as u32).collect();
+            let mut got = Vec::new();
+            let mut p = head;
+            let mut above = NONE;
+            while p != NONE {
+                if self.slots[p as usize].links[list].next != above {
+                    return Err(format!("list {list}: {p}.next != {above}"));
+                }
+                got.push(p);
+                above = p;
+                p = self.slots[p as usize].links[list].prev;
+                if got.len() > n {
+                    return Err(format!("list {list}: cycle"));
+                }
+            }
+            if got != expected {
+                return Err(format!("list {list}: {got:?} != {expected:?}"));
+            }
+            Ok(())
+        };
+        for (ns, map) in self.keys.iter().enumerate() {
+            for (name, &k) in map {
+                let member = |e: &OpenElement| ns_index(e.ns) == ns && *key(e.ns, &e.name) == **name;
+                check_list(0, self.name_heads[k as usize], &member)?;
+                let refs = live.iter().filter(|&&i| member(&self.items[i])).count();
+                if refs != self.key_refs[k as usize] as usize {
+                    return Err(format!("key {name}: {} refs, {refs} elements", self.key_refs[k as usize]));
+                }
+            }
+        }
+        for &i in &live {
+            let e = &self.items[i];
+            if self.keys[ns_index(e.ns)].get(&*key(e.ns, &e.name)) != Some(&self.slots[i].key) {
+                return Err(format!("{i}: wrong key"));
+            }
+        }
+        for c in 0..cat::INDEXED {
+            check_list(c + 1, self.cat_heads[c], &|e: &OpenElement| e.cats & (1 << c) != 0)?;
+        }
+        if self.pos_of.len() != live.len()
+            || live.iter().any(|&i| self.pos_of.get(&self.items[i].id) != Some(&(i as u32)))
+        {
             return Err("pos_of differs".into());
         }
         Ok(())

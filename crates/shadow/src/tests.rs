@@ -1,8 +1,6 @@
 //! Unit tests: the classic pitfalls as a data table (the stack of open
 //! elements after each start tag), feedback, events, and linear time on
-//! adversarial inputs.
-
-use std::time::{Duration, Instant};
+//! adversarial inputs (counted work, not time).
 
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink, Tokenizer};
 
@@ -311,8 +309,10 @@ enum T {
     X(&'static str),
 }
 
-fn feed(tokens: &[T]) -> Duration {
-    let start = Instant::now();
+/// The work of feeding `tokens`: the data structures' counted steps
+/// (`crate::work`) plus the events.
+fn feed(tokens: &[T]) -> u64 {
+    let before = crate::work::counted();
     let mut shadow = Shadow::new(ShadowOptions::default());
     let mut count = 0usize;
     let mut sink = |_: Event<'_>| count += 1;
@@ -332,7 +332,20 @@ fn feed(tokens: &[T]) -> Duration {
         }
     }
     shadow.finish(&mut sink);
-    start.elapsed()
+    crate::work::counted() - before + count as u64
+}
+
+/// The work of tokenizing `html` and feeding the tokens (as [`feed`]).
+fn feed_html(html: &[u8]) -> u64 {
+    let before = crate::work::counted();
+    let mut count = 0u64;
+    let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), |_: Event<'_>| count += 1);
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(html, &mut sink);
+    tokenizer.finish(&mut sink);
+    sink.finish();
+    drop(sink);
+    crate::work::counted() - before + count
 }
 
 fn id(k: usize) -> Vec<ShadowAttr> {
@@ -414,28 +427,61 @@ const ADVERSARIAL: &[(&str, Gen)] = &[
     }),
 ];
 
+/// Asserts that the work at 4n is at most 4.5 times the work at n.
+fn assert_linear(name: &str, n: usize, work: impl Fn(usize) -> u64) {
+    let (w1, w4) = (work(n), work(4 * n));
+    assert!(w4 * 2 <= w1 * 9, "{name}: work {w1} at n = {n}, {w4} at 4n: not linear");
+}
+
 #[test]
-#[ignore = "wall-clock timing flakes on a shared machine; linearity is proven by the criterion group \
-            tree_adversarial (benches/benches/shadow.rs); run with --ignored on a quiet machine"]
 fn adversarial_inputs_are_linear() {
-    // n and 16n: linear is ~16x (a bit more with cache effects), quadratic ~256x; the bound
-    // leaves room for a busy machine.
-    let n = 5_000;
     for &(name, make) in ADVERSARIAL {
-        let small = make(n);
-        let large = make(16 * n);
-        let floor = Duration::from_millis(2);
-        // A quadratic case fails every attempt; a busy machine rarely fails three.
-        let attempts: Vec<(Duration, Duration)> = (0..3)
-            .map(|_| {
-                let t1 = (0..3).map(|_| feed(&small)).min().expect("runs");
-                let t16 = (0..3).map(|_| feed(&large)).min().expect("runs");
-                (t1, t16)
-            })
-            .take_while(|&(t1, t16)| t16 > t1.max(floor) * 64)
-            .collect();
-        assert!(attempts.len() < 3, "{name}: n and 16n took {attempts:?}: not linear");
+        assert_linear(name, 2_000, |n| feed(&make(n)));
     }
+}
+
+/// Generated documents: `(name, prefix, [unit repeated n times, in order], suffix)`.
+const ADVERSARIAL_HTML: &[(&str, &str, &[&str], &str)] = &[
+    // Each `</b>` runs the adoption agency, which removes a `span` from the
+    // middle of the stack (quadratic before the stack had holes: 120 KB took 9.4 s).
+    ("adoption-agency-middle-removal", "<b>", &["<span><div>", "</b>"], ""),
+    // The same with the `div`s closed afterwards (the holes trimmed from the top).
+    ("adoption-agency-middle-removal-closed", "<b>", &["<span><div>", "</b>", "</div>"], "x"),
+    // Each `<a>` in a table finds the previous `a` out of scope below the
+    // table and removes it from the middle of the stack.
+    ("a-in-tables", "", &["<a><table>"], ""),
+    // `</form>` removes the form from below deep content.
+    ("form-end-under-deep-divs", "", &["<form><div><div>", "</form>"], ""),
+    // Noah's Ark kills the earliest of three equal elements, below n other `b`s.
+    ("noahs-ark-below-distinct", "", &["<b class=g><b class=g><b class=g><i>", "<b id=d>", "<b class=g>"], ""),
+    // The adoption agency with a bookmark: the clone of an `i` inside.
+    ("adoption-agency-bookmark", "<b><i><div>", &["<s>", "</b><b><i><div>"], "x"),
+];
+
+fn html_shape(prefix: &str, units: &[&str], suffix: &str, n: usize) -> Vec<u8> {
+    let mut out = prefix.as_bytes().to_vec();
+    for unit in units {
+        out.extend_from_slice(unit.repeat(n).as_bytes());
+    }
+    out.extend_from_slice(suffix.as_bytes());
+    out
+}
+
+#[test]
+fn adversarial_documents_are_linear() {
+    for &(name, prefix, units, suffix) in ADVERSARIAL_HTML {
+        assert_linear(name, 2_000, |n| feed_html(&html_shape(prefix, units, suffix, n)));
+    }
+}
+
+#[test]
+fn adversarial_documents_keep_indexes_right() {
+    for &(name, prefix, units, suffix) in ADVERSARIAL_HTML {
+        let html = html_shape(prefix, units, suffix, 150);
+        check_indexes(std::str::from_utf8(&html).expect(name), true);
+    }
+    // Enough holes at once to compact the stack.
+    check_indexes(&format!("<p><b>{}<div></b><i>x{}", "<span>".repeat(200), "<em>".repeat(70)), true);
 }
 
 // ----- robustness: random tag soup -----
