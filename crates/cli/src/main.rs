@@ -1,0 +1,2 @@
+//! The `htrewrite` command.
+fn main() {}
