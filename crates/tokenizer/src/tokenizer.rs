@@ -379,7 +379,8 @@ impl Tokenizer {
     /// Emits the token `token_start..end` and makes `end` the next token's start.
     ///
     /// The token's bytes come from the chunk when it started in this chunk,
-    /// else from the carry-over buffer completed with the chunk's head.
+    /// else (out of line: once per chunk at most) from the carry-over buffer
+    /// completed with the chunk's head.
     #[inline(always)]
     pub(crate) fn emit<S: TokenSink + ?Sized>(
         &mut self,
@@ -391,15 +392,50 @@ impl Tokenizer {
         sink: &mut S,
     ) -> Feedback {
         let start = self.token_start;
-        let from_buf = start < base;
-        if from_buf && end > base {
-            self.buf.extend_from_slice(&chunk[..(end - base) as usize]);
+        if start < base {
+            let head = if end > base { &chunk[..(end - base) as usize] } else { &[] };
+            return self.emit_carried(head, end, kind, eof, sink);
         }
-        let raw: &[u8] = if from_buf {
-            &self.buf[..(end - start) as usize]
-        } else {
-            &chunk[(start - base) as usize..(end - base) as usize]
-        };
+        let raw = &chunk[(start - base) as usize..(end - base) as usize];
+        self.deliver(raw, start, end, kind, eof, sink)
+    }
+
+    /// [`Tokenizer::emit`] for a token that began in an earlier chunk: its
+    /// bytes are the carry-over buffer and `head`, the chunk's bytes up to `end`.
+    #[cold]
+    #[inline(never)]
+    fn emit_carried<S: TokenSink + ?Sized>(
+        &mut self,
+        head: &[u8],
+        end: u64,
+        kind: TokenKind,
+        eof: bool,
+        sink: &mut S,
+    ) -> Feedback {
+        let start = self.token_start;
+        let len = (end - start) as usize;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.extend_from_slice(head);
+        let feedback = self.deliver(&buf[..len], start, end, kind, eof, sink);
+        buf.drain(..len);
+        self.buf = buf;
+        feedback
+    }
+
+    /// Hands the token `raw` (absolute offsets `start..end`) to `sink` and
+    /// makes `end` the next token's start; after a start tag that asks for a
+    /// text mode other than data, records its name as the appropriate end tag
+    /// name.
+    #[inline(always)]
+    fn deliver<S: TokenSink + ?Sized>(
+        &mut self,
+        raw: &[u8],
+        start: u64,
+        end: u64,
+        kind: TokenKind,
+        eof: bool,
+        sink: &mut S,
+    ) -> Feedback {
         let is_tag = matches!(kind, TokenKind::StartTag | TokenKind::EndTag);
         let token = Token {
             kind,
@@ -414,9 +450,6 @@ impl Tokenizer {
         if feedback.text_mode != TextMode::Data && kind == TokenKind::StartTag {
             self.end_tag_name.clear();
             self.end_tag_name.extend(self.name.slice(raw).iter().map(u8::to_ascii_lowercase));
-        }
-        if from_buf {
-            self.buf.drain(..(end - start) as usize);
         }
         self.token_start = end;
         self.cdata_allowed = feedback.cdata_allowed;
