@@ -44,6 +44,9 @@ fn thousand() -> Vec<String> {
         .collect()
 }
 
+/// One engine's run of a workload over a document, fed in chunks.
+type RunFn = fn(Workload, &[u8], usize, &Prepared) -> u64;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Workload {
     Passthrough,
@@ -205,8 +208,7 @@ fn rewriter(c: &mut Criterion) {
             group.throughput(Throughput::Bytes(set.bytes()));
             group.sample_size(if set.bytes() > 4 << 20 { 10 } else { 20 });
             for (chunk, chunk_name) in CHUNKS {
-                let engines: [(&str, fn(Workload, &[u8], usize, &Prepared) -> u64); 2] =
-                    [("htrewrite", run_htrewrite), ("lol_html", run_lol_html)];
+                let engines: [(&str, RunFn); 2] = [("htrewrite", run_htrewrite), ("lol_html", run_lol_html)];
                 for (engine, run) in engines {
                     let id = BenchmarkId::new(format!("{engine}-{chunk_name}"), Cow::from(set.name.as_str()));
                     group.bench_with_input(id, set, |b, set| {
