@@ -520,7 +520,8 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     }
 
     /// Removes the attribute `name` (its bytes and the whitespace before
-    /// them); nothing happens when it is absent.
+    /// them), with any duplicates of it the parser dropped (else the next
+    /// duplicate would become the attribute); nothing happens when it is absent.
     ///
     /// # Errors
     /// [`EditErrorKind::NoStartTag`] for elements without a start tag.
@@ -528,12 +529,9 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         self.require_start_tag()?;
         let lower = name.to_ascii_lowercase();
         let entries = self.entries();
-        if let Some(i) = entries.iter().position(|e| !e.duplicate && e.state != AttrState::Removed && e.name == lower) {
-            if entries[i].state == AttrState::Added {
-                entries.remove(i);
-            } else {
-                entries[i].state = AttrState::Removed;
-            }
+        entries.retain(|e| e.state != AttrState::Added || e.name != lower);
+        for e in entries.iter_mut().filter(|e| e.name == lower) {
+            e.state = AttrState::Removed;
         }
         Ok(())
     }

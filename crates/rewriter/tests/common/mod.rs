@@ -1,0 +1,135 @@
+//! What the integration tests share: the chunkings every document-feeding
+//! test runs (whole, one byte at a time, three seeded random splittings) and
+//! a driver that rewrites one input under one chunking.
+//!
+//! Each test target uses part of this module.
+#![allow(dead_code)]
+
+use htrewrite::{Rewriter, RewritingError, Settings};
+
+/// One way of cutting an input into chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chunking {
+    /// The whole input in one chunk.
+    Whole,
+    /// One byte per chunk.
+    Bytewise,
+    /// Random chunk lengths from a generator seeded with the seed.
+    Random(u64),
+}
+
+impl std::fmt::Display for Chunking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Chunking::Whole => f.write_str("whole"),
+            Chunking::Bytewise => f.write_str("split at every byte"),
+            Chunking::Random(seed) => write!(f, "random split, seed {seed:#018x}"),
+        }
+    }
+}
+
+/// 64-bit FNV-1a: a seed that does not change between Rust versions.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// SplitMix64 step.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Whole, every byte, and three random splittings seeded from `name`.
+pub fn chunkings(name: &str) -> [Chunking; 5] {
+    let seed = fnv1a(name.as_bytes());
+    [
+        Chunking::Whole,
+        Chunking::Bytewise,
+        Chunking::Random(seed),
+        Chunking::Random(seed ^ 1),
+        Chunking::Random(seed ^ 2),
+    ]
+}
+
+impl Chunking {
+    /// The chunks of `input` (one empty chunk for an empty input).
+    pub fn chunks<'a>(&self, input: &'a [u8]) -> Vec<&'a [u8]> {
+        match *self {
+            Chunking::Whole => vec![input],
+            Chunking::Bytewise if input.is_empty() => vec![input],
+            Chunking::Bytewise => input.chunks(1).collect(),
+            Chunking::Random(seed) => {
+                let mut state = seed;
+                // The longest chunk: tiny, small, or up to the input.
+                let max = [3, 17, input.len().max(1)][(next(&mut state) % 3) as usize] as u64;
+                let mut out = Vec::new();
+                let mut rest = input;
+                while !rest.is_empty() {
+                    let n = (1 + next(&mut state) % max) as usize;
+                    let (a, b) = rest.split_at(n.min(rest.len()));
+                    out.push(a);
+                    rest = b;
+                }
+                if out.is_empty() {
+                    out.push(input);
+                }
+                out
+            }
+        }
+    }
+}
+
+/// What one rewrite produced: the output written (also after a failure)
+/// and the first error returned, if any.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Everything the sink received.
+    pub output: Vec<u8>,
+    /// The first error a call returned.
+    pub error: Option<RewritingError>,
+    /// The error of a `write` after the first failure, if one was made.
+    pub later: Option<RewritingError>,
+}
+
+/// Rewrites `input` fed in `chunking`'s chunks; a failing call stops the
+/// feeding, after one more `write` whose result is kept in `later`.
+pub fn rewrite<K: htrewrite::HandlerKind>(settings: Settings<'_, K>, input: &[u8], chunking: Chunking) -> Outcome {
+    let mut output = Vec::new();
+    let mut error = None;
+    let mut later = None;
+    let rw = Rewriter::new(settings, |c: &[u8]| output.extend_from_slice(c));
+    match rw {
+        Err(e) => error = Some(e),
+        Ok(mut rw) => {
+            for chunk in chunking.chunks(input) {
+                if let Err(e) = rw.write(chunk) {
+                    error = Some(e);
+                    later = rw.write(b"x").err();
+                    break;
+                }
+            }
+            if error.is_none()
+                && let Err(e) = rw.end()
+            {
+                error = Some(e);
+            }
+        }
+    }
+    Outcome { output, error, later }
+}
+
+/// Runs `check` under every chunking of [`chunkings`]`(name)`; the failures,
+/// each with its chunking (and seed), joined.
+pub fn each_chunking(name: &str, mut check: impl FnMut(Chunking) -> Result<(), String>) -> Result<(), String> {
+    let failures: Vec<String> =
+        chunkings(name).into_iter().filter_map(|c| check(c).err().map(|e| format!("[{c}] {e}"))).collect();
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
+}
+
+/// Bytes shown for a failure message.
+pub fn show(bytes: &[u8]) -> String {
+    format!("{:?}", String::from_utf8_lossy(bytes))
+}
