@@ -20,11 +20,11 @@ mod tag;
 pub(crate) fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
     let mut j = 0;
     while j < 32 {
-        let Some(word) = hay.get(j..j + 8) else {
+        let Some(word) = hay[j..].first_chunk::<8>() else {
             // Fewer than eight bytes left: one by one.
             return hay[j..].iter().position(|&b| b == needle).map(|k| j + k);
         };
-        let flags = equal_flags(load(word), needle);
+        let flags = equal_flags(u64::from_le_bytes(*word), needle);
         if flags != 0 {
             return Some(j + (flags.trailing_zeros() / 8) as usize);
         }

@@ -63,23 +63,24 @@ fn find_class(hay: &[u8], from: usize, class: u8) -> usize {
 
 /// Flags (bit 7 of the byte) bytes of the little-endian word `x` that are
 /// below 0x21, or `>`, or (for names) `/`, or (for attribute names) `=`:
-/// a superset of `class` (whitespace is below 0x21). Only the lowest flag is
-/// exact (a borrow may flag bytes above it), which is all `find_class` uses.
+/// a superset of `class` (whitespace is below 0x21; for attribute names
+/// `<`, `=`, `>`, `?` are flagged together as 0x3C..=0x3F). Only the lowest
+/// flag is exact (a borrow may flag bytes above it), which is all
+/// `find_class` uses.
 #[inline(always)]
 fn stop_candidates(x: u64, class: u8) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = |n: u8| x.wrapping_sub(ONES * n as u64) & !x;
-    let equal = |b: u8| {
-        let y = x ^ (ONES * b as u64);
-        y.wrapping_sub(ONES) & !y
-    };
-    let mut flags = below(0x21) | equal(b'>');
-    if class & (TAG_NAME_END | ATTRIBUTE_NAME_END) != 0 {
-        flags |= equal(b'/');
-    }
+    // Bytes of `y` below `n` (n <= 0x80).
+    let below = |y: u64, n: u8| y.wrapping_sub(ONES * n as u64) & !y;
+    let mut flags = below(x, 0x21);
     if class & ATTRIBUTE_NAME_END != 0 {
-        flags |= equal(b'=');
+        flags |= below(x ^ (ONES * 0x3C), 4);
+    } else {
+        flags |= below(x ^ (ONES * b'>' as u64), 1);
+    }
+    if class & (TAG_NAME_END | ATTRIBUTE_NAME_END) != 0 {
+        flags |= below(x ^ (ONES * b'/' as u64), 1);
     }
     flags & HIGH
 }
@@ -141,6 +142,9 @@ impl Tokenizer {
             // Before attribute name state (also reached from the tag name
             // and after attribute value states: whitespace, `/` and `>` do
             // the same there, and anything else is reconsumed here).
+            if chunk.get(j) == Some(&b'>') {
+                break j;
+            }
             j = skip_space(chunk, j);
             if j == len {
                 self.state = State::BeforeAttributeName;
@@ -224,7 +228,7 @@ impl Tokenizer {
                         return j;
                     }
                     self.push_attribute(AttributeSpan { name, value: Some(Rel::new(at, rel(j))), quote: Quote::None });
-                    if chunk[j] == b'>' {
+                    if chunk.get(j) == Some(&b'>') {
                         break j;
                     }
                     j += 1;
