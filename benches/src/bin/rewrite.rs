@@ -7,7 +7,10 @@
 //! ```
 //! Usage: `rewrite ENGINE WORKLOAD FILE...` with ENGINE `htrewrite` or `lol_html` and WORKLOAD
 //! `passthrough`, `rewrite` (a[href] read + set, script appended to head) or `count10`. Prints the
-//! output byte count and the number of input bytes.
+//! output byte count and the number of input bytes. `rewrite ENGINE WORKLOAD --adversarial NAME N`
+//! runs a generated input of about N bytes instead (the tokenizer's adversarial inputs, plus
+//! tree-construction shapes: `unclosed-p`, `unclosed-b`, `unclosed-a`, `nested-tables`, `deep-svg`,
+//! `adoption-agency-middle`).
 
 use htrewrite::{ContentType, Rewriter, Settings};
 
@@ -85,15 +88,52 @@ fn lol_html_run(workload: &str, doc: &[u8]) -> u64 {
     out + count.get()
 }
 
+/// `unit` repeated to about `n` bytes after `prefix`.
+fn repeat(prefix: &str, unit: &str, n: usize) -> Vec<u8> {
+    let mut out = prefix.as_bytes().to_vec();
+    while out.len() < n {
+        out.extend_from_slice(unit.as_bytes());
+    }
+    out
+}
+
+/// A generated input of about `n` bytes.
+fn adversarial(name: &str, n: usize) -> Vec<u8> {
+    match name {
+        "unclosed-p" => repeat("", "<p>x", n),
+        "unclosed-b" => repeat("", "<b>x", n),
+        "unclosed-a" => repeat("", "<a href=#>x", n),
+        "nested-tables" => repeat("", "<table><tr><td>", n),
+        "deep-svg" => repeat("<svg>", "<g>", n),
+        "adoption-agency-middle" => {
+            let k = n / 20;
+            let mut out = b"<b>".to_vec();
+            out.extend(std::iter::repeat_n(&b"<span><div>"[..], k).flatten());
+            out.extend(std::iter::repeat_n(&b"</b>"[..], k).flatten());
+            out
+        }
+        other => match htrewrite_benches::ADVERSARIAL.iter().find(|a| a.name == other) {
+            Some(a) => (a.build)(n),
+            None => panic!("unknown adversarial input {other}"),
+        },
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [engine, workload, files @ ..] = args.as_slice() else {
-        eprintln!("usage: rewrite ENGINE WORKLOAD FILE...");
+        eprintln!("usage: rewrite ENGINE WORKLOAD FILE... | rewrite ENGINE WORKLOAD --adversarial NAME N");
         std::process::exit(2);
     };
+    let docs: Vec<Vec<u8>> = match files {
+        [flag, name, n] if flag == "--adversarial" => {
+            let n = htrewrite_benches::parse_size(n).expect("a byte count such as 1M");
+            vec![adversarial(name, n)]
+        }
+        _ => files.iter().map(|f| std::fs::read(f).unwrap_or_else(|e| panic!("{f}: {e}"))).collect(),
+    };
     let (mut sum, mut bytes) = (0u64, 0u64);
-    for f in files {
-        let doc = std::fs::read(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+    for doc in docs {
         bytes += doc.len() as u64;
         sum += match engine.as_str() {
             "htrewrite" => htrewrite_run(workload, &doc),
