@@ -609,11 +609,7 @@ mod tests {
     #[test]
     fn every_action_from_a_file() {
         let cases: &[(&str, &str, &str)] = &[
-            (
-                "action = \"set-attr\"\nname = \"class\"\nvalue = \"a&b\"",
-                "<p class=x>t</p>",
-                "<p class=a&amp;b>t</p>",
-            ),
+            ("action = \"set-attr\"\nname = \"class\"\nvalue = \"a&b\"", "<p class=x>t</p>", "<p class=a&amp;b>t</p>"),
             ("action = \"remove-attr\"\nname = \"class\"", "<p id=i class=x>t</p>", "<p id=i>t</p>"),
             ("action = \"rename\"\nvalue = \"div\"", "<p>t</p>", "<div>t</div>"),
             ("action = \"remove\"", "a<p>t</p>b", "ab"),

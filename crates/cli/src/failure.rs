@@ -1,0 +1,73 @@
+//! Why a run failed, and the exit code each failure maps to.
+
+use std::io;
+use std::process::ExitCode;
+
+use htrewrite::RewritingError;
+
+/// A failed run. Each kind has its exit code; messages go to stderr
+/// prefixed `htrewrite:`.
+#[derive(Debug)]
+pub enum Failure {
+    /// `--help` or `--version`: clap prints it, exit 0.
+    Help(clap::Error),
+    /// Exit 2: bad arguments, rules or selectors.
+    Usage(String),
+    /// Exit 3: an input could not be read or the output written.
+    Io(String),
+    /// Exit 4: the rewrite failed (a refused edit, the memory limit, an encoding).
+    Rewrite(String),
+    /// The reader of our output went away (`| head`): exit 0, quietly.
+    BrokenPipe,
+}
+
+impl Failure {
+    /// A clap error: help and version are not failures, the rest are usage errors.
+    pub fn from_clap(e: clap::Error) -> Failure {
+        use clap::error::ErrorKind;
+        match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Failure::Help(e),
+            _ => {
+                let text = e.render().to_string();
+                let text = text.strip_prefix("error: ").unwrap_or(&text).trim_end().to_string();
+                Failure::Usage(text)
+            }
+        }
+    }
+
+    /// An output error: a broken pipe is quiet, others are I/O failures.
+    pub fn output(e: &io::Error, what: &str) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Io(format!("cannot write {what}: {e}"))
+        }
+    }
+
+    /// A failure of the rewriter on input `name`.
+    pub fn rewriting(e: RewritingError, name: &str, output: &str) -> Failure {
+        match e {
+            RewritingError::Output(io) => Failure::output(&io, output),
+            RewritingError::Selector { .. } => Failure::Usage(e.to_string()),
+            other => Failure::Rewrite(format!("{name}: {other}")),
+        }
+    }
+
+    /// Prints the message and gives the exit code.
+    pub fn report(self) -> ExitCode {
+        let (code, message) = match self {
+            Failure::Help(e) => {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            Failure::BrokenPipe => return ExitCode::SUCCESS,
+            Failure::Usage(m) => (2, m),
+            Failure::Io(m) => (3, m),
+            Failure::Rewrite(m) => (4, m),
+        };
+        eprintln!("htrewrite: {message}");
+        ExitCode::from(code)
+    }
+}
