@@ -430,7 +430,7 @@ impl Builder {
     /// except for HTML elements named `except`.
     pub(crate) fn generate_implied_end_tags(&mut self, s: &mut dyn EventSink, except: Option<&str>) {
         while let Some(e) = self.stack.current() {
-            if e.ns == Namespace::Html && tags::has_implied_end_tag(e.name()) && Some(e.name()) != except {
+            if e.has(cat::IMPLIED_END) && Some(e.name()) != except {
                 let c = self.implied();
                 self.pop(s, c);
             } else {
@@ -442,7 +442,7 @@ impl Builder {
     /// [Generate all implied end tags thoroughly](https://html.spec.whatwg.org/multipage/parsing.html#generate-all-implied-end-tags-thoroughly).
     pub(crate) fn generate_all_implied_end_tags_thoroughly(&mut self, s: &mut dyn EventSink) {
         while let Some(e) = self.stack.current() {
-            if e.ns == Namespace::Html && tags::has_implied_end_tag_thoroughly(e.name()) {
+            if e.has(cat::IMPLIED_END_THOROUGHLY) {
                 let c = self.implied();
                 self.pop(s, c);
             } else {

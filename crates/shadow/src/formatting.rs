@@ -2,11 +2,12 @@
 //! with indexes by name and by (name, attributes) signature so that the
 //! searches of the adoption agency and the Noah's Ark clause stay O(1).
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use htrewrite_tokenizer::Span;
 
+use crate::idhash::IdMap;
+use crate::names::Name;
 use crate::work::tick;
 use crate::{NodeId, ShadowAttr};
 
@@ -14,7 +15,7 @@ use crate::{NodeId, ShadowAttr};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FormattingElement {
     pub id: NodeId,
-    pub name: Box<str>,
+    pub name: Name,
     pub attrs: Vec<ShadowAttr>,
     pub span: Span,
     sig: u64,
@@ -29,7 +30,7 @@ pub(crate) enum Entry {
     Element(FormattingElement),
     /// A removed element's name and signature: its index entries may stay
     /// behind (stale) below the top of their lists until its position is popped.
-    Dead(Box<str>, u64),
+    Dead(Name, u64),
 }
 
 /// The list with its indexes. The index lists hold positions in increasing
@@ -39,9 +40,10 @@ pub(crate) enum Entry {
 pub(crate) struct FormattingList {
     entries: Vec<Entry>,
     markers: Vec<u32>,
-    by_name: HashMap<Box<str>, Vec<u32>>,
-    by_sig: HashMap<u64, Vec<u32>>,
-    pos_of: HashMap<NodeId, u32>,
+    by_name: IdMap<Name, Vec<u32>>,
+    /// Signatures are SipHash values already: a cheap hash of them is enough.
+    by_sig: IdMap<u64, Vec<u32>>,
+    pos_of: IdMap<NodeId, u32>,
     dead: usize,
 }
 
@@ -49,6 +51,11 @@ pub(crate) struct FormattingList {
 fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     name.hash(&mut h);
+    if let [a] = attrs {
+        // One attribute (the common case): one hasher.
+        a.hash(&mut h);
+        return h.finish();
+    }
     let mut acc: u64 = 0;
     for a in attrs {
         let mut ha = std::collections::hash_map::DefaultHasher::new();
@@ -82,7 +89,7 @@ fn same_attrs(a: &[ShadowAttr], b: &[ShadowAttr]) -> bool {
 impl FormattingElement {
     pub(crate) fn new(id: NodeId, name: &str, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
         let sig = signature(name, &attrs);
-        FormattingElement { id, name: name.into(), attrs, span, sig }
+        FormattingElement { id, name: Name::html(name), attrs, span, sig }
     }
 }
 
@@ -177,6 +184,14 @@ impl FormattingList {
         let Entry::Element(f) = &self.entries[i] else {
             return;
         };
+        if i + 1 == self.entries.len() {
+            // The last entry (the common case): just pop it.
+            self.pop_entry();
+            while matches!(self.entries.last(), Some(Entry::Dead(..))) {
+                self.pop_entry();
+            }
+            return;
+        }
         let dead = Entry::Dead(f.name.clone(), f.sig);
         let Entry::Element(f) = std::mem::replace(&mut self.entries[i], dead) else { unreachable!() };
         self.dead += 1;
@@ -336,9 +351,9 @@ impl FormattingList {
             }
             Ok(v.iter().copied().filter(|&j| matches!(self.entries[j as usize], Entry::Element(_))).collect())
         };
-        let by_name: HashMap<Box<str>, Vec<u32>> =
+        let by_name: IdMap<Name, Vec<u32>> =
             self.by_name.iter().map(|(k, v)| Ok((k.clone(), valid(v)?))).collect::<Result<_, String>>()?;
-        let by_sig: HashMap<u64, Vec<u32>> =
+        let by_sig: IdMap<u64, Vec<u32>> =
             self.by_sig.iter().map(|(k, v)| Ok((*k, valid(v)?))).collect::<Result<_, String>>()?;
         if fresh.by_name != by_name || fresh.by_sig != by_sig || fresh.pos_of != self.pos_of {
             return Err("formatting list indexes differ".into());

@@ -83,6 +83,7 @@ mod foreign;
 mod formatting;
 mod idhash;
 mod mode;
+mod names;
 mod shadow;
 mod stack;
 mod table;

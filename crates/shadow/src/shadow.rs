@@ -59,7 +59,9 @@ impl Default for ShadowOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpenElement {
     pub(crate) id: NodeId,
-    pub(crate) name: Box<str>,
+    pub(crate) name: crate::names::Name,
+    /// The known name's id (`crate::names`), or `u32::MAX`.
+    pub(crate) known: u32,
     pub(crate) ns: Namespace,
     pub(crate) origin: Origin,
     /// The element's parent in the tree (a `template` stands for its contents).
@@ -112,6 +114,9 @@ impl OpenElement {
 #[derive(Debug, Clone)]
 pub struct Shadow {
     pub(crate) b: Builder,
+    /// The tag of the token being processed, kept between tokens so that its
+    /// strings' buffers are reused.
+    tag: TagToken,
 }
 
 /// The span of the first character after the leading whitespace of a text
@@ -171,6 +176,63 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
     Some(2 + usize::from(hex) + n + semicolon)
 }
 
+/// Appends a tag or attribute name as the tokenizer decodes it
+/// (`Token::tag_name`): ASCII-lowercased, U+0000 → U+FFFD, invalid UTF-8 → U+FFFD.
+fn push_name(out: &mut String, raw: &[u8]) {
+    if raw.iter().all(|&b| b != 0 && b < 0x80) {
+        out.extend(raw.iter().map(|&b| char::from(b.to_ascii_lowercase())));
+        return;
+    }
+    out.extend(String::from_utf8_lossy(raw).chars().map(|c| match c {
+        'A'..='Z' => c.to_ascii_lowercase(),
+        '\0' => '\u{FFFD}',
+        _ => c,
+    }));
+}
+
+/// Fills `tag` from a start tag token, reusing its buffers: the name and the
+/// attributes, duplicates dropped (first wins), as `Token::tag_name` and
+/// `Token::attributes` decode them.
+fn fill_start_tag(tag: &mut TagToken, token: &Token<'_>) {
+    let span = token.span();
+    tag.name.clear();
+    push_name(&mut tag.name, token.raw_tag_name());
+    tag.self_closing = token.is_self_closing();
+    tag.span = span;
+    let spans = token.attribute_spans();
+    if spans.len() > 32 {
+        // Many attributes: the tokenizer's duplicate detection (a hash set).
+        tag.attrs.clear();
+        for a in token.attributes() {
+            if !a.duplicate {
+                tag.attrs.push(ShadowAttr::new(a.name.into_owned(), a.value.into_owned()));
+            }
+        }
+        return;
+    }
+    let raw = token.raw();
+    let mut n = 0;
+    for a in spans {
+        if n == tag.attrs.len() {
+            tag.attrs.push(ShadowAttr::default());
+        }
+        let attr = &mut tag.attrs[n];
+        attr.name.clear();
+        push_name(&mut attr.name, a.name.slice(raw));
+        if tag.attrs[..n].iter().any(|b| b.name == tag.attrs[n].name) {
+            continue;
+        }
+        let attr = &mut tag.attrs[n];
+        attr.namespace = crate::AttrNamespace::None;
+        attr.value.clear();
+        if let Some(v) = a.value {
+            attr.value.push_str(&htrewrite_tokenizer::decode_attribute_value(v.slice(raw)));
+        }
+        n += 1;
+    }
+    tag.attrs.truncate(n);
+}
+
 /// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`.
 struct Dyn<'a, E: ?Sized>(&'a mut E);
 
@@ -191,7 +253,7 @@ impl Shadow {
     pub fn new(options: ShadowOptions) -> Shadow {
         let mut b = Builder::new(options.scripting, options.fragment_context, options.fragment_quirks);
         b.declarative_shadow_roots = options.declarative_shadow_roots;
-        Shadow { b }
+        Shadow { b, tag: TagToken::default() }
     }
 
     /// Processes one token of the tokenizer and returns the feedback for the next.
@@ -228,24 +290,22 @@ impl Shadow {
                 self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s)
             }
             TokenKind::StartTag => {
-                let mut attrs: Vec<ShadowAttr> = Vec::new();
-                for a in token.attributes() {
-                    if !a.duplicate {
-                        attrs.push(ShadowAttr::new(a.name.into_owned(), a.value.into_owned()));
-                    }
-                }
-                let tag = TagToken {
-                    name: token.tag_name().into_owned(),
-                    attrs,
-                    self_closing: token.is_self_closing(),
-                    span,
-                };
-                self.run(TreeToken::StartTag(&tag), span, s)
+                let mut tag = std::mem::take(&mut self.tag);
+                fill_start_tag(&mut tag, token);
+                let f = self.run(TreeToken::StartTag(&tag), span, s);
+                self.tag = tag;
+                f
             }
             TokenKind::EndTag => {
-                let tag =
-                    TagToken { name: token.tag_name().into_owned(), attrs: Vec::new(), self_closing: false, span };
-                self.run(TreeToken::EndTag(&tag), span, s)
+                let mut tag = std::mem::take(&mut self.tag);
+                tag.name.clear();
+                push_name(&mut tag.name, token.raw_tag_name());
+                tag.attrs.clear();
+                tag.self_closing = false;
+                tag.span = span;
+                let f = self.run(TreeToken::EndTag(&tag), span, s);
+                self.tag = tag;
+                f
             }
             TokenKind::Comment(_) => {
                 let data = token.comment_data().unwrap_or_default();

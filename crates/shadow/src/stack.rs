@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::idhash::IdMap;
+use crate::names::{self, Name};
 use crate::tags::{cat, cats};
 use crate::work::tick;
 use crate::{Namespace, NodeId, OpenElement, Origin};
@@ -88,8 +89,8 @@ impl Default for Stack {
             slots: Vec::new(),
             live: 0,
             keys: Default::default(),
-            name_heads: Vec::new(),
-            key_refs: Vec::new(),
+            name_heads: vec![NONE; names::COUNT],
+            key_refs: vec![0; names::COUNT],
             free_keys: Vec::new(),
             cat_heads: [NONE; cat::INDEXED],
             pos_of: IdMap::default(),
@@ -131,14 +132,32 @@ impl OpenElement {
         parent: NodeId,
         annotation_xml_html: bool,
     ) -> OpenElement {
-        OpenElement { id, name: name.into(), ns, origin, parent, cats: cats(ns, name, annotation_xml_html) }
+        if let Some(k) = names::known(ns, name) {
+            let cats = if annotation_xml_html { cats(ns, name, true) } else { names::cats_of(k) };
+            return OpenElement { id, name: Name::Known(names::name(k)), known: k, ns, origin, parent, cats };
+        }
+        // A foreign name in another case than the table's still gets the known key.
+        let known = match ns {
+            Namespace::Html => None,
+            _ => names::known_lowercase(ns, &key(ns, name)),
+        };
+        OpenElement {
+            id,
+            name: Name::Other(name.into()),
+            known: known.unwrap_or(NONE),
+            ns,
+            origin,
+            parent,
+            cats: cats(ns, name, annotation_xml_html),
+        }
     }
 
     /// The placeholder of a hole.
     fn hole() -> OpenElement {
         OpenElement {
             id: HOLE_ID,
-            name: "".into(),
+            name: Name::Known(""),
+            known: NONE,
             ns: Namespace::Html,
             origin: Origin::Implied,
             parent: NodeId::DOCUMENT,
@@ -250,8 +269,12 @@ impl Stack {
         if list == 0 { &mut self.name_heads[key as usize] } else { &mut self.cat_heads[list - 1] }
     }
 
-    /// The key of (`ns`, `name`), made if new.
-    fn intern(&mut self, ns: Namespace, name: &str) -> u32 {
+    /// The name key of `e`, made if new: its known id, else a key past `names::COUNT`.
+    fn intern(&mut self, e: &OpenElement) -> u32 {
+        if e.known != NONE {
+            return e.known;
+        }
+        let (ns, name) = (e.ns, &*e.name);
         let k = key(ns, name);
         if let Some(&key) = self.keys[ns_index(ns)].get(&*k) {
             return key;
@@ -273,7 +296,10 @@ impl Stack {
     fn release(&mut self, key: u32, e: &OpenElement) {
         let refs = &mut self.key_refs[key as usize];
         *refs -= 1;
-        if *refs == 0 && self.name_heads.len() - self.free_keys.len() > 256 {
+        if *refs == 0
+            && key as usize >= names::COUNT
+            && self.name_heads.len() - self.free_keys.len() > names::COUNT + 256
+        {
             self.keys[ns_index(e.ns)].remove(&*crate::stack::key(e.ns, &e.name));
             self.free_keys.push(key);
         }
@@ -283,7 +309,7 @@ impl Stack {
         tick(1);
         self.touched();
         let p = self.items.len() as u32;
-        let key = self.intern(e.ns, &e.name);
+        let key = self.intern(&e);
         self.key_refs[key as usize] += 1;
         let mut slot = Slot { key, links: [UNLINKED; LISTS], run: NONE };
         for list in std::iter::once(0).chain(cat_lists(e.cats).map(|c| c + 1)) {
@@ -424,7 +450,7 @@ impl Stack {
         for (j, e) in new.into_iter().enumerate() {
             tick(1);
             let p = (first + j) as u32;
-            let key = self.intern(e.ns, &e.name);
+            let key = self.intern(&e);
             self.key_refs[key as usize] += 1;
             self.slots[p as usize] = Slot { key, links: [UNLINKED; LISTS], run: NONE };
             for list in std::iter::once(0).chain(cat_lists(e.cats).map(|c| c + 1)) {
@@ -484,7 +510,10 @@ impl Stack {
     /// Position of the topmost (newest) open element `name` of namespace `ns`
     /// (`name` lowercase).
     pub(crate) fn topmost(&self, ns: Namespace, name: &str) -> Option<usize> {
-        let &key = self.keys[ns_index(ns)].get(name)?;
+        let key = match names::known_lowercase(ns, name) {
+            Some(k) => k,
+            None => *self.keys[ns_index(ns)].get(name)?,
+        };
         let head = self.name_heads[key as usize];
         (head != NONE).then_some(head as usize)
     }
@@ -582,19 +611,30 @@ impl Stack {
             }
             Ok(())
         };
-        for (ns, map) in self.keys.iter().enumerate() {
-            for (name, &k) in map {
-                let member = |e: &OpenElement| ns_index(e.ns) == ns && *key(e.ns, &e.name) == **name;
-                check_list(0, self.name_heads[k as usize], &member)?;
-                let refs = live.iter().filter(|&&i| member(&self.items[i])).count();
-                if refs != self.key_refs[k as usize] as usize {
-                    return Err(format!("key {name}: {} refs, {refs} elements", self.key_refs[k as usize]));
+        // The key of an element, looked up afresh.
+        let key_of = |e: &OpenElement| {
+            let k = key(e.ns, &e.name);
+            names::known_lowercase(e.ns, &k).or_else(|| self.keys[ns_index(e.ns)].get(&*k).copied())
+        };
+        let mut used: Vec<u32> = live.iter().filter_map(|&i| key_of(&self.items[i])).collect();
+        used.sort_unstable();
+        used.dedup();
+        for k in 0..self.name_heads.len() as u32 {
+            if used.binary_search(&k).is_err() {
+                if self.name_heads[k as usize] != NONE || self.key_refs[k as usize] != 0 {
+                    return Err(format!("key {k}: no element, but a head or references"));
                 }
+                continue;
+            }
+            let member = |e: &OpenElement| key_of(e) == Some(k);
+            check_list(0, self.name_heads[k as usize], &member)?;
+            let refs = live.iter().filter(|&&i| member(&self.items[i])).count();
+            if refs != self.key_refs[k as usize] as usize {
+                return Err(format!("key {k}: {} refs, {refs} elements", self.key_refs[k as usize]));
             }
         }
         for &i in &live {
-            let e = &self.items[i];
-            if self.keys[ns_index(e.ns)].get(&*key(e.ns, &e.name)) != Some(&self.slots[i].key) {
+            if key_of(&self.items[i]) != Some(self.slots[i].key) {
                 return Err(format!("{i}: wrong key"));
             }
         }

@@ -26,6 +26,10 @@ pub(crate) mod cat {
     pub const HTML_INTEGRATION_POINT: u16 = 1 << 8;
     /// A [MathML text integration point](https://html.spec.whatwg.org/multipage/parsing.html#mathml-text-integration-point).
     pub const MATHML_TEXT_INTEGRATION_POINT: u16 = 1 << 9;
+    /// An HTML element popped by "generate implied end tags" (not indexed).
+    pub const IMPLIED_END: u16 = 1 << 10;
+    /// An HTML element popped by "generate all implied end tags thoroughly" (not indexed).
+    pub const IMPLIED_END_THOROUGHLY: u16 = 1 << 11;
     /// The number of category bits that get an index of the stack.
     pub const INDEXED: usize = 8;
 }
@@ -70,6 +74,12 @@ pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 
             }
             if matches!(name, "html" | "table" | "template") {
                 c |= cat::TABLE_SCOPE;
+            }
+            if has_implied_end_tag(name) {
+                c |= cat::IMPLIED_END;
+            }
+            if has_implied_end_tag_thoroughly(name) {
+                c |= cat::IMPLIED_END_THOROUGHLY;
             }
             if is_special_html(name) {
                 c |= cat::SPECIAL;

@@ -1,0 +1,421 @@
+//! Known element names, interned: each (namespace, name) of the table has a
+//! small id with its categories computed once, so that pushing an element
+//! neither allocates its name nor hashes it with SipHash, and the stack's
+//! name index is a plain vector for them. Other names are interned by the
+//! stack itself ([`crate::stack`]).
+//!
+//! The table is fixed (no input can add to it), so its fast hash cannot be
+//! flooded: a look-up costs a bounded number of probes whatever the name.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+use crate::Namespace;
+use crate::tags::cats;
+
+/// HTML element names: those the tree construction rules name, and the common others.
+const HTML: &[&str] = &[
+    "a",
+    "abbr",
+    "acronym",
+    "address",
+    "applet",
+    "area",
+    "article",
+    "aside",
+    "audio",
+    "b",
+    "base",
+    "basefont",
+    "bdi",
+    "bdo",
+    "bgsound",
+    "big",
+    "blink",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "canvas",
+    "caption",
+    "center",
+    "cite",
+    "code",
+    "col",
+    "colgroup",
+    "data",
+    "datalist",
+    "dd",
+    "del",
+    "details",
+    "dfn",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "font",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "i",
+    "iframe",
+    "image",
+    "img",
+    "input",
+    "ins",
+    "kbd",
+    "keygen",
+    "label",
+    "legend",
+    "li",
+    "link",
+    "listing",
+    "main",
+    "map",
+    "mark",
+    "marquee",
+    "math",
+    "menu",
+    "menuitem",
+    "meta",
+    "meter",
+    "nav",
+    "nobr",
+    "noembed",
+    "noframes",
+    "noscript",
+    "object",
+    "ol",
+    "optgroup",
+    "option",
+    "output",
+    "p",
+    "param",
+    "picture",
+    "plaintext",
+    "pre",
+    "progress",
+    "q",
+    "rb",
+    "rp",
+    "rt",
+    "rtc",
+    "ruby",
+    "s",
+    "samp",
+    "script",
+    "search",
+    "section",
+    "select",
+    "selectedcontent",
+    "slot",
+    "small",
+    "source",
+    "span",
+    "strike",
+    "strong",
+    "style",
+    "sub",
+    "summary",
+    "sup",
+    "svg",
+    "table",
+    "tbody",
+    "td",
+    "template",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "time",
+    "title",
+    "tr",
+    "track",
+    "tt",
+    "u",
+    "ul",
+    "var",
+    "video",
+    "wbr",
+    "xmp",
+];
+
+/// SVG element names as stored (case-adjusted).
+const SVG: &[&str] = &[
+    "svg",
+    "a",
+    "altGlyph",
+    "altGlyphDef",
+    "altGlyphItem",
+    "animate",
+    "animateColor",
+    "animateMotion",
+    "animateTransform",
+    "circle",
+    "clipPath",
+    "defs",
+    "desc",
+    "ellipse",
+    "feBlend",
+    "feColorMatrix",
+    "feComponentTransfer",
+    "feComposite",
+    "feConvolveMatrix",
+    "feDiffuseLighting",
+    "feDisplacementMap",
+    "feDistantLight",
+    "feDropShadow",
+    "feFlood",
+    "feFuncA",
+    "feFuncB",
+    "feFuncG",
+    "feFuncR",
+    "feGaussianBlur",
+    "feImage",
+    "feMerge",
+    "feMergeNode",
+    "feMorphology",
+    "feOffset",
+    "fePointLight",
+    "feSpecularLighting",
+    "feSpotLight",
+    "feTile",
+    "feTurbulence",
+    "filter",
+    "font",
+    "foreignObject",
+    "g",
+    "glyphRef",
+    "image",
+    "line",
+    "linearGradient",
+    "marker",
+    "mask",
+    "metadata",
+    "path",
+    "pattern",
+    "polygon",
+    "polyline",
+    "radialGradient",
+    "rect",
+    "script",
+    "stop",
+    "style",
+    "switch",
+    "symbol",
+    "text",
+    "textPath",
+    "title",
+    "tspan",
+    "use",
+    "view",
+];
+
+/// MathML element names.
+const MATHML: &[&str] = &[
+    "math",
+    "annotation",
+    "annotation-xml",
+    "maction",
+    "malignmark",
+    "menclose",
+    "merror",
+    "mfenced",
+    "mfrac",
+    "mglyph",
+    "mi",
+    "mmultiscripts",
+    "mn",
+    "mo",
+    "mover",
+    "mpadded",
+    "mphantom",
+    "mprescripts",
+    "mroot",
+    "mrow",
+    "ms",
+    "mspace",
+    "msqrt",
+    "mstyle",
+    "msub",
+    "msubsup",
+    "msup",
+    "mtable",
+    "mtd",
+    "mtext",
+    "mtr",
+    "munder",
+    "munderover",
+    "none",
+    "semantics",
+];
+
+/// The number of known (namespace, name) pairs: ids are `0..COUNT`.
+pub(crate) const COUNT: usize = HTML.len() + SVG.len() + MATHML.len();
+
+/// Multiply-rotate hashing of short strings, 8 bytes at a time.
+#[derive(Default, Clone, Copy)]
+struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let mut last = [0u8; 8];
+        let rest = chunks.remainder();
+        last[..rest.len()].copy_from_slice(rest);
+        self.write_u64(u64::from_le_bytes(last) ^ (bytes.len() as u64) << 56);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type NameMap = HashMap<&'static str, u32, BuildHasherDefault<NameHasher>>;
+
+struct Table {
+    /// Per namespace: the stored name → id.
+    exact: [NameMap; 3],
+    /// Per namespace: the ASCII-lowercased name → id.
+    lower: [NameMap; 3],
+    names: Vec<&'static str>,
+    cats: Vec<u16>,
+}
+
+fn ns_index(ns: Namespace) -> usize {
+    match ns {
+        Namespace::Html => 0,
+        Namespace::Svg => 1,
+        Namespace::MathMl => 2,
+    }
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Table { exact: Default::default(), lower: Default::default(), names: Vec::new(), cats: Vec::new() };
+        for (ns, list) in [(Namespace::Html, HTML), (Namespace::Svg, SVG), (Namespace::MathMl, MATHML)] {
+            for &name in list {
+                let id = t.names.len() as u32;
+                t.exact[ns_index(ns)].insert(name, id);
+                let lower: &'static str = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+                    Box::leak(name.to_ascii_lowercase().into_boxed_str())
+                } else {
+                    name
+                };
+                t.lower[ns_index(ns)].insert(lower, id);
+                t.names.push(name);
+                t.cats.push(cats(ns, name, false));
+            }
+        }
+        t
+    })
+}
+
+/// The id of the element `name` (as stored: SVG names case-adjusted) of namespace `ns`, if known.
+pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
+    table().exact[ns_index(ns)].get(name).copied()
+}
+
+/// The id of the element whose ASCII-lowercased name is `lowercase`, if known.
+pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
+    table().lower[ns_index(ns)].get(lowercase).copied()
+}
+
+/// The stored name of a known id.
+pub(crate) fn name(id: u32) -> &'static str {
+    table().names[id as usize]
+}
+
+/// The category bits of a known id (for MathML `annotation-xml`, those
+/// without the HTML integration point, which depends on an attribute).
+pub(crate) fn cats_of(id: u32) -> u16 {
+    table().cats[id as usize]
+}
+
+/// An element's name: a known one from the table (no allocation) or its own.
+#[derive(Clone)]
+pub(crate) enum Name {
+    Known(&'static str),
+    Other(Box<str>),
+}
+
+impl Name {
+    /// The name of an HTML element: the table's when known.
+    pub(crate) fn html(name: &str) -> Name {
+        match known(Namespace::Html, name) {
+            Some(k) => Name::Known(self::name(k)),
+            None => Name::Other(name.into()),
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            Name::Known(s) => s,
+            Name::Other(s) => s,
+        }
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl std::hash::Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_str().fmt(f)
+    }
+}
