@@ -49,6 +49,13 @@ pub(crate) struct FormattingList {
 
 /// Hash of the name and the attributes as a set (order does not matter).
 fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
+    if attrs.is_empty() {
+        // No attributes (common): the names of formatting elements are a fixed
+        // few, so a cheap hash of the name groups them without SipHash.
+        let mut h = crate::idhash::IdHasher::default();
+        h.write(name.as_bytes());
+        return h.finish();
+    }
     let mut h = std::collections::hash_map::DefaultHasher::new();
     name.hash(&mut h);
     if let [a] = attrs {

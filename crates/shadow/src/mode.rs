@@ -73,7 +73,9 @@ impl Builder {
         if self.stopped {
             return;
         }
-        self.start(s);
+        if !self.started {
+            self.start(s);
+        }
         self.skip_newline = false;
         if self.use_html_rules(Some(tok)) {
             self.by_mode(self.mode, tok, s);
@@ -87,7 +89,9 @@ impl Builder {
         if self.stopped {
             return;
         }
-        self.start(s);
+        if !self.started {
+            self.start(s);
+        }
         if std::mem::take(&mut self.skip_newline) {
             text = text.strip_prefix('\n').unwrap_or(text);
         }

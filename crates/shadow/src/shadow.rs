@@ -1,5 +1,7 @@
 //! The public face of the shadow: options, [`Shadow`], [`ShadowSink`].
 
+use std::borrow::Cow;
+
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
 use crate::builder::Builder;
@@ -285,7 +287,12 @@ impl Shadow {
         let s = &mut Dyn(sink);
         match token.kind() {
             TokenKind::Text(mode) => {
-                let text = token.text().unwrap_or_default();
+                // Without `&`, CR or NUL, valid UTF-8 text decodes to itself in every mode.
+                let raw = token.raw();
+                let text = match raw.contains(&b'&') || raw.contains(&b'\r') || raw.contains(&0) {
+                    false => std::str::from_utf8(raw).map_or_else(|_| token.text().unwrap_or_default(), Cow::Borrowed),
+                    true => token.text().unwrap_or_default(),
+                };
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
                 self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s)
             }

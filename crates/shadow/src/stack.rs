@@ -487,11 +487,15 @@ impl Stack {
 
     /// Rebuilds the stack without holes when they outnumber the elements
     /// (amortized O(1) per hole). Positions change: call it only between tokens.
+    #[inline]
     pub(crate) fn maybe_compact(&mut self) {
         let holes = self.items.len() - self.live;
-        if holes < 64 || holes < self.live {
-            return;
+        if holes >= 64 && holes >= self.live {
+            self.compact();
         }
+    }
+
+    fn compact(&mut self) {
         tick(self.items.len());
         let items = std::mem::take(&mut self.items);
         *self = Stack::default();
