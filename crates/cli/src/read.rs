@@ -88,6 +88,19 @@ impl OutputSink for CaptureSink<'_> {
     }
 }
 
+impl CaptureSink<'_> {
+    /// At the end of input: captures still waiting for bytes end where the output ends.
+    fn finish(self) {
+        let mut state = self.state.borrow_mut();
+        while let Some(c) = state.captures.pop_front() {
+            let from = (c.start.saturating_sub(self.buf_start) as usize).min(self.buf.len());
+            let to = (c.end.unwrap_or(self.offset).saturating_sub(self.buf_start) as usize).clamp(from, self.buf.len());
+            let bytes = self.buf[from..to].to_vec();
+            state.selected.push(bytes);
+        }
+    }
+}
+
 /// Decodes UTF-16 input to UTF-8 before the rewriter (read-only modes print UTF-8
 /// and capture by tokenizer offsets, which for UTF-16 are offsets of UTF-8).
 struct Front {
@@ -248,7 +261,7 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
     let tail = front.push(&[], true).to_vec();
     rw.write(&tail).map_err(fail)?;
     let encoding = rw.encoding();
-    rw.end().map_err(fail)?;
+    rw.end().map_err(fail)?.finish();
     flush(encoding, &state)?;
     let matched = state.borrow().matched;
     if let ReadMode::Count(_) = mode {

@@ -454,7 +454,14 @@ impl RuleSet {
             }
         }
         let keys = registration_keys(&rules);
-        let selectors = Selectors::new(&keys).map_err(|e| {
+        // Each distinct key once: a repeated entry would run its group's handlers twice.
+        let mut distinct: Vec<&String> = Vec::with_capacity(keys.len());
+        for key in &keys {
+            if !distinct.contains(&key) {
+                distinct.push(key);
+            }
+        }
+        let selectors = Selectors::new(distinct).map_err(|e| {
             RulesError::new(RulesErrorKind::Selector, format!("selectors do not compile together: {e}"), None)
         })?;
         Ok(RuleSet { rules, keys, selectors })
@@ -672,6 +679,16 @@ mod tests {
 
         let e = rules("\n[[rule]]\nselector = \"a >\"\naction = \"remove\"\n").unwrap_err();
         assert_eq!((e.kind(), e.line(), e.selector()), (RulesErrorKind::Selector, Some(4), Some("a >")));
+    }
+
+    #[test]
+    fn a_selector_shared_by_adjacent_rules_runs_each_rule_once() {
+        let set = rules(
+            "[[rule]]\nselector = \"p\"\naction = \"append\"\nvalue = \"u\"\n\
+             [[rule]]\nselector = \"p\"\naction = \"set-attr\"\nname = \"a\"\nvalue = \"b\"\n",
+        )
+        .unwrap();
+        assert_eq!(run(&set, "<p>x</p>"), "<p a=\"b\">xu</p>");
     }
 
     #[test]

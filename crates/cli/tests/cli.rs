@@ -1,0 +1,401 @@
+//! The `htrewrite` binary, run for real: every action, rules files, the
+//! read-only modes, `--in-place`, `--check`, `--diff`, exit codes and
+//! messages, broken pipes, encodings.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Stdio;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn htrewrite() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_htrewrite"))
+}
+
+/// Runs `htrewrite ARGS` on `input` (stdin) and returns stdout, asserting success.
+fn run(args: &[&str], input: &str) -> String {
+    let out = htrewrite().args(args).write_stdin(input).assert().success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+const PAGE: &str = "<p class=a id=x>one<p>two <b>bold</b></p><ul><li>a<li>b</ul>";
+
+#[test]
+fn each_action_by_flag() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--set-attr", "p", "class", "z"], "<p class=z id=x>one<p class=\"z\">two <b>bold</b></p>"),
+        (&["--remove-attr", "p", "id"], "<p class=a>one<p>two <b>bold</b></p>"),
+        (&["--rename", "b", "strong"], "<p class=a id=x>one<p>two <strong>bold</strong></p>"),
+        (&["--remove", "b"], "<p class=a id=x>one<p>two </p>"),
+        (&["--unwrap", "b"], "<p class=a id=x>one<p>two bold</p>"),
+        (&["--before", "b", "<i>"], "<p class=a id=x>one<p>two <i><b>bold</b></p>"),
+        (&["--after", "b", "<i>"], "<p class=a id=x>one<p>two <b>bold</b><i></p>"),
+        (&["--prepend", "b", "<i>"], "<p class=a id=x>one<p>two <b><i>bold</b></p>"),
+        (&["--append", "b", "<i>"], "<p class=a id=x>one<p>two <b>bold<i></b></p>"),
+        (&["--replace", "b", "<i>x</i>"], "<p class=a id=x>one<p>two <i>x</i></p>"),
+        (&["--set-inner", "b", "<i>x</i>"], "<p class=a id=x>one<p>two <b><i>x</i></b></p>"),
+        (&["--set-text", "b", "<i>"], "<p class=a id=x>one<p>two <b>&lt;i&gt;</b></p>"),
+        (&["--before-text", "b", "<&>"], "<p class=a id=x>one<p>two &lt;&amp;&gt;<b>bold</b></p>"),
+        (&["--after-text", "b", "<"], "<p class=a id=x>one<p>two <b>bold</b>&lt;</p>"),
+        (&["--prepend-text", "b", "<"], "<p class=a id=x>one<p>two <b>&lt;bold</b></p>"),
+        (&["--append-text", "b", "<"], "<p class=a id=x>one<p>two <b>bold&lt;</b></p>"),
+        (&["--replace-text", "b", "<"], "<p class=a id=x>one<p>two &lt;</p>"),
+    ];
+    for (args, expected) in cases {
+        let out = run(args, PAGE);
+        assert_eq!(out, format!("{expected}<ul><li>a<li>b</ul>"), "{args:?}");
+    }
+}
+
+#[test]
+fn implied_ends_decide_where_edits_land() {
+    assert_eq!(run(&["--append-text", "li", "!"], "<ul><li>a<li>b</ul>"), "<ul><li>a!<li>b!</ul>");
+    assert_eq!(run(&["--remove", "p"], "<p>a<div>b</div>"), "<div>b</div>");
+}
+
+#[test]
+fn actions_apply_in_command_line_order() {
+    // set then remove: gone; remove then set: present (with the later value).
+    assert_eq!(run(&["--set-attr", "p", "x", "1", "--remove-attr", "p", "x"], "<p>"), "<p>");
+    assert_eq!(run(&["--remove-attr", "p", "x", "--set-attr", "p", "x", "2"], "<p x=0>"), "<p x=\"2\">");
+    // across selectors matching the same element
+    assert_eq!(
+        run(&["--set-attr", "p", "a", "1", "--set-attr", ".c", "a", "2", "--set-attr", "p", "a", "3"], "<p class=c>"),
+        "<p class=c a=\"3\">"
+    );
+    // before content accumulates in order
+    assert_eq!(run(&["--before", "b", "1", "--before-text", "b", "2"], "<b>"), "12<b>");
+}
+
+#[test]
+fn rules_file_applies_with_flags_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("r.toml");
+    fs::write(&rules, "version = 1\n[[rule]]\nselector = \"b\"\naction = \"rename\"\nvalue = \"strong\"\n").unwrap();
+    let out =
+        run(&["--set-attr", "b", "x", "1", "--rules", rules.to_str().unwrap(), "--unwrap", "i"], "<b>t</b><i>u</i>");
+    assert_eq!(out, "<strong x=\"1\">t</strong>u");
+}
+
+#[test]
+fn example_rules_file_works_on_the_sample_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = htrewrite()
+        .arg("--rules")
+        .arg(root.join("examples/rules.toml"))
+        .arg(root.join("../../examples/sample.html"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("<table class=\"data\">"), "{out}");
+    assert!(out.contains("<body>Rewritten by htrewrite &lt;3"), "{out}");
+    assert!(!out.contains("<style>"));
+}
+
+#[test]
+fn rules_file_error_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("bad.toml");
+    fs::write(&rules, "version = 1\n\n[[rule]]\nselector = \"img\"\naction = \"set-atr\"\n").unwrap();
+    htrewrite()
+        .arg("--rules")
+        .arg(&rules)
+        .write_stdin("<img>")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with("htrewrite: "))
+        .stderr(predicate::str::contains("bad.toml: line 5, column 10: unknown action `set-atr`"));
+    fs::write(&rules, "version = 1\n[[rule]]\nselector = \"img[\"\naction = \"remove\"\n").unwrap();
+    htrewrite()
+        .arg("--rules")
+        .arg(&rules)
+        .write_stdin("<img>")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 3, column 12: invalid selector \"img[\""));
+    htrewrite()
+        .args(["--rules", "/nonexistent/rules.toml"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--rules /nonexistent/rules.toml: cannot read"));
+}
+
+#[test]
+fn select_prints_outer_html_in_document_order() {
+    let html = "<div id=o>a<div id=i>b</div>c</div><ul><li>x<li>y</ul><p>open";
+    assert_eq!(run(&["--select", "div"], html), "<div id=o>a<div id=i>b</div>c</div>\n<div id=i>b</div>\n");
+    // implied ends: each <li> ends where the next begins; the last one at </ul>
+    assert_eq!(run(&["--select", "li"], html), "<li>x\n<li>y\n");
+    // open at the end of input: up to the end
+    assert_eq!(run(&["--select", "p"], html), "<p>open\n");
+    assert_eq!(run(&["--select", "table"], html), "");
+}
+
+#[test]
+fn text_of_count_attr() {
+    let html = "<a href='/x?a=1&amp;b=2'>one <b>two</b></a><a>three</a><a href=y>";
+    assert_eq!(run(&["--text-of", "a"], html), "one two\nthree\n\n");
+    assert_eq!(run(&["--count", "a"], html), "3\n");
+    assert_eq!(run(&["--count", "a[href]"], html), "2\n");
+    assert_eq!(run(&["--attr", "a", "href"], html), "/x?a=1&b=2\ny\n");
+}
+
+#[test]
+fn read_only_modes_refuse_actions() {
+    htrewrite()
+        .args(["--select", "a", "--remove", "b"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--select is read-only"));
+}
+
+#[test]
+fn count_per_file_with_several_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.html"), dir.path().join("b.html"));
+    fs::write(&a, "<p><p>").unwrap();
+    fs::write(&b, "<p>").unwrap();
+    let out = htrewrite().arg("--count").arg("p").arg(&a).arg(&b).assert().success().get_output().stdout.clone();
+    assert_eq!(String::from_utf8(out).unwrap(), format!("{}:2\n{}:1\n", a.display(), b.display()));
+}
+
+#[test]
+fn in_place_rewrites_atomically_and_keeps_permissions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page.html");
+    fs::write(&file, "<p>a</p>").unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+    htrewrite().args(["--in-place", "--set-attr", "p", "class", "x"]).arg(&file).assert().success().stdout("");
+    assert_eq!(fs::read_to_string(&file).unwrap(), "<p class=\"x\">a</p>");
+    assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+}
+
+#[test]
+fn in_place_failure_halfway_leaves_the_original_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page.html");
+    // 1 MiB of content before the failing edit, so output was written before it failed.
+    let original = format!("{}<script>x</script>", "<p>para</p>\n".repeat(90_000));
+    fs::write(&file, &original).unwrap();
+    htrewrite()
+        .args(["-i", "--set-attr", "p", "class", "x", "--append-text", "script", "</script><b>"])
+        .arg(&file)
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("htrewrite: "))
+        .stderr(predicate::str::contains("append-text \"script\" (--append-text)"))
+        .stderr(predicate::str::contains("inserted text would end its element"));
+    assert_eq!(fs::read_to_string(&file).unwrap(), original);
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "temporary file removed");
+}
+
+#[test]
+fn in_place_needs_files() {
+    htrewrite().args(["-i", "--remove", "b"]).write_stdin("").assert().code(2);
+}
+
+#[test]
+fn check_exits_1_on_change_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page.html");
+    fs::write(&file, "<p class=x>a<p class=x>b").unwrap();
+    htrewrite().args(["--check", "--set-attr", "p", "class", "x"]).arg(&file).assert().code(0).stdout("");
+    htrewrite().args(["--check", "--set-attr", "p", "class", "y"]).arg(&file).assert().code(1).stdout("");
+    htrewrite().args(["--check", "--remove", "b"]).arg(&file).assert().code(0);
+    htrewrite().args(["--check", "-i", "--remove", "p"]).arg(&file).assert().code(1);
+    assert_eq!(fs::read_to_string(&file).unwrap(), "<p class=x>a<p class=x>b", "--check never writes");
+}
+
+#[test]
+fn diff_prints_a_unified_diff() {
+    let out = run(&["--diff", "--set-attr", "p", "class", "y"], "<html>\n<p class=x>a\n<b>b</b>\n");
+    assert_eq!(out, "--- a/-\n+++ b/-\n@@ -1,3 +1,3 @@\n <html>\n-<p class=x>a\n+<p class=y>a\n <b>b</b>\n");
+    htrewrite().args(["--check", "--diff", "--remove", "b"]).write_stdin("<b>x</b>\n").assert().code(1);
+}
+
+#[test]
+fn bad_selector_exits_2_naming_it() {
+    htrewrite()
+        .args(["--remove", "p", "--set-attr", "a[href", "x", "1"])
+        .write_stdin("<a>")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with("htrewrite: --set-attr: invalid selector \"a[href\""));
+    htrewrite()
+        .args(["--select", "div >"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("htrewrite: --select: invalid selector \"div >\""));
+}
+
+#[test]
+fn usage_errors_exit_2_with_prefix() {
+    htrewrite().arg("--no-such-flag").assert().code(2).stderr(predicate::str::starts_with("htrewrite: "));
+    htrewrite().args(["--set-attr", "p", "x"]).assert().code(2);
+    htrewrite()
+        .args(["--rename", "p", "1bad"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("htrewrite: --rename: invalid tag name: 1bad"));
+    htrewrite()
+        .args(["--encoding", "klingon"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--encoding: unknown encoding label \"klingon\""));
+    htrewrite().args(["--memory-limit", "12X"]).write_stdin("").assert().code(2);
+}
+
+#[test]
+fn unreadable_input_exits_3() {
+    htrewrite()
+        .arg("/nonexistent/page.html")
+        .assert()
+        .code(3)
+        .stderr("htrewrite: cannot read /nonexistent/page.html: No such file or directory (os error 2)\n");
+    let dir = tempfile::tempdir().unwrap();
+    htrewrite().arg(dir.path()).assert().code(3).stderr(predicate::str::contains("is a directory"));
+}
+
+#[test]
+fn memory_limit_exits_4() {
+    let long_comment = format!("<!--{}-->", "x".repeat(200_000));
+    htrewrite()
+        .args(["--memory-limit", "64K", "--remove", "b"])
+        .write_stdin(long_comment.clone())
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("memory limit of 65536 bytes exceeded"));
+    htrewrite().args(["--memory-limit", "1M", "--remove", "b"]).write_stdin(long_comment).assert().success();
+}
+
+#[test]
+fn broken_pipe_exits_0_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.html");
+    fs::write(&file, "<p>paragraph</p>\n".repeat(500_000)).unwrap();
+    for args in [&["--select", "p"][..], &["--set-attr", "p", "x", "1"], &["--text-of", "p"]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_htrewrite"))
+            .args(args)
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert!(!line.is_empty());
+        drop(out); // like `| head -1`
+        let result = child.wait_with_output().unwrap();
+        assert_eq!(result.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&result.stderr), "", "{args:?}");
+    }
+}
+
+#[test]
+fn non_utf8_input_passes_through_and_is_edited_in_its_encoding() {
+    // windows-1252 by sniffing (no meta): é is 0xE9; invalid UTF-8 must survive.
+    let input = b"<p title=\"caf\xe9\">caf\xe9 \xff\xfe\x80</p>".to_vec();
+    let out = htrewrite().write_stdin(input.clone()).assert().success().get_output().stdout.clone();
+    assert_eq!(out, input);
+    let out = htrewrite()
+        .args(["--append-text", "p", "ü€", "--set-attr", "p", "data-x", "é"])
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(out, b"<p title=\"caf\xe9\" data-x=\"\xe9\">caf\xe9 \xff\xfe\x80\xfc\x80</p>".to_vec());
+    // read-only modes print UTF-8
+    assert_eq!(run(&["--attr", "p", "title"], "<p title=\"x\">"), "x\n");
+    let out = htrewrite().args(["--attr", "p", "title"]).write_stdin(input.clone()).assert().success();
+    assert_eq!(out.get_output().stdout, "café\n".as_bytes());
+    let out = htrewrite().args(["--select", "p"]).write_stdin(input).assert().success();
+    assert_eq!(out.get_output().stdout, "<p title=\"café\">café ÿþ€</p>\n".as_bytes());
+    // a declared encoding
+    let sjis = b"<meta charset=shift_jis><p>\x93\xfa\x96\x7b</p>".to_vec();
+    let out = htrewrite().args(["--text-of", "p"]).write_stdin(sjis.clone()).assert().success();
+    assert_eq!(out.get_output().stdout, "日本\n".as_bytes());
+    let out = htrewrite().args(["--encoding", "latin1", "--text-of", "p"]).write_stdin(sjis).assert().success();
+    assert_eq!(out.get_output().stdout, "\u{201c}ú\u{2013}{\n".as_bytes());
+}
+
+#[test]
+fn utf16_documents_round_trip_and_select() {
+    let utf16: Vec<u8> =
+        [0xFF, 0xFE].into_iter().chain("<p>h\u{e9}<b>x</b>".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    let out = htrewrite().write_stdin(utf16.clone()).assert().success();
+    assert_eq!(out.get_output().stdout, utf16);
+    let out = htrewrite().args(["--select", "b"]).write_stdin(utf16).assert().success();
+    assert_eq!(out.get_output().stdout, b"<b>x</b>\n");
+}
+
+#[test]
+fn fragment_parses_in_context() {
+    assert_eq!(run(&["--fragment", "tbody", "--set-attr", "td", "class", "n"], "<tr><td>1"), "<tr><td class=\"n\">1");
+    // in a <title>, a <b> is text
+    assert_eq!(run(&["--fragment", "title", "--count", "b"], "<b>x</b>"), "0\n");
+}
+
+#[test]
+fn stats_text_and_json() {
+    htrewrite()
+        .args(["--stats", "--remove", "b"])
+        .write_stdin("<b>1</b><b>2</b>")
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains("htrewrite: -: 16 bytes in, 0 bytes out"))
+        .stderr(predicate::str::contains("remove \"b\" (--remove): 2 matched"));
+    let out = htrewrite().args(["--stats=json", "--remove", "b"]).write_stdin("<b>1</b>x").assert().success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stderr).unwrap();
+    assert_eq!(json["bytes_in"], 9);
+    assert_eq!(json["bytes_out"], 1);
+    assert_eq!(json["rules"][0]["matched"], 1);
+    assert_eq!(json["rules"][0]["action"], "remove");
+}
+
+#[test]
+fn help_version_completions() {
+    htrewrite()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Examples:"))
+        .stdout(predicate::str::contains("Exit codes:"));
+    htrewrite().arg("--version").assert().success().stdout(predicate::str::starts_with("htrewrite 0."));
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        htrewrite().args(["--completions", shell]).assert().success().stdout(predicate::str::contains("set-attr"));
+    }
+}
+
+#[test]
+fn several_files_concatenate_and_stdin_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.html");
+    fs::write(&a, "<b>a</b>").unwrap();
+    let out = htrewrite().args(["--unwrap", "b"]).arg(&a).arg("-").write_stdin("<b>s</b>").assert().success();
+    assert_eq!(out.get_output().stdout, b"as");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_htrewrite"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"<p>").unwrap();
+    assert_eq!(child.wait_with_output().unwrap().stdout, b"<p>");
+}
