@@ -295,6 +295,125 @@ pub fn random_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: usize) ->
     out
 }
 
+/// The selectors the rewriter target picks from.
+const SELECTORS: [&str; 12] =
+    ["*", "p", "a[href]", "div > p", "li + li", "body", "head", "table td", "svg *", "script", "title", ":not(b)"];
+
+/// Rewriter with random handlers: never panics; with read-only handlers the
+/// output is the input whatever the chunking; with mutations the output
+/// tokenizes back losslessly and the same mutations give the same output
+/// whatever the chunking (except per-chunk text replacement, which depends on
+/// the chunks by design).
+///
+/// `data[0]` picks the mutations (bit flags), `data[1]` the selector and the
+/// chunking, the rest is the document.
+///
+/// # Panics
+/// When one of those properties fails (that is the finding).
+pub fn rewriter_random(data: &[u8]) {
+    use htrewrite::{ContentType, Rewriter, Settings};
+    let (flags, pick, input) = match data {
+        [a, b, rest @ ..] => (*a, *b, rest),
+        _ => (0, 0, data),
+    };
+    let selector = SELECTORS[usize::from(pick) % SELECTORS.len()];
+    let run = |chunks: &[usize], mutate: bool| -> Result<Vec<u8>, htrewrite::RewritingError> {
+        let mut settings = Settings::new()
+            .element(selector, move |el| {
+                let _ = (el.tag_name(), el.attributes(), el.source_location(), el.can_have_content());
+                if !mutate {
+                    el.on_end(|end| {
+                        let _ = (end.tag_name(), end.end_tag_raw(), end.source_location());
+                        Ok(())
+                    });
+                    return Ok(());
+                }
+                if flags & 1 != 0 {
+                    let _ = el.set_attribute("data-x", "a\"b'&<");
+                }
+                if flags & 2 != 0 {
+                    let _ = el.remove_attribute("href");
+                }
+                if flags & 4 != 0 {
+                    el.before("<i>b</i>", ContentType::Html)?;
+                    el.after("a & b", ContentType::Text)?;
+                }
+                if flags & 8 != 0 {
+                    let _ = el.append("</x>&<", ContentType::Text);
+                    let _ = el.prepend("<!--p-->", ContentType::Html);
+                }
+                match flags >> 4 & 7 {
+                    1 => el.remove(),
+                    2 => el.remove_and_keep_content(),
+                    3 => el.replace("[r]", ContentType::Text)?,
+                    4 => {
+                        let _ = el.set_inner_content("in & out", ContentType::Text);
+                    }
+                    5 => {
+                        let _ = el.set_tag_name("x-y");
+                    }
+                    _ => {}
+                }
+                Ok(())
+            })
+            .text(selector, move |t| {
+                let _ = (t.as_str(), t.raw(), t.last_in_text_node());
+                if mutate && flags & 128 != 0 && !t.as_str().is_empty() {
+                    let _ = t.replace("T<>&", ContentType::Text);
+                }
+                Ok(())
+            })
+            .doc_comments(move |c| {
+                if mutate && flags & 64 != 0 {
+                    let _ = c.set_text("c");
+                }
+                Ok(())
+            });
+        if flags & 0x80 != 0 && !mutate {
+            settings = settings.whole_text_nodes(1 << 20);
+        }
+        let mut out = Vec::new();
+        let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+        let mut at = 0;
+        for &n in chunks {
+            rw.write(&input[at..at + n])?;
+            at += n;
+        }
+        let _sink = rw.end()?;
+        Ok(out)
+    };
+    let whole = [input.len()];
+    let splits = split_points(u16::from(pick), input.len());
+    let plain = run(&whole, false).expect("read-only handlers cannot fail");
+    assert_eq!(plain, input, "read-only handlers changed the output (whole)");
+    let plain = run(&splits, false).expect("read-only handlers cannot fail");
+    assert_eq!(plain, input, "read-only handlers changed the output (chunks {splits:?})");
+    let a = run(&whole, true);
+    let b = run(&splits, true);
+    match (a, b) {
+        (Ok(a), Ok(b)) => {
+            // Replacing each text chunk depends on the chunks by design; every other edit must not.
+            if flags & 128 == 0 {
+                assert_eq!(a, b, "mutations gave different output whole and in chunks {splits:?}");
+            }
+            let again = run_tokenizer(&a);
+            assert_eq!(again, a, "the output does not tokenize back losslessly");
+        }
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!("whole and chunked runs disagree on failing: {:?} vs {:?}", a.err(), b.err()),
+    }
+}
+
+/// The raw bytes of all tokens of `input`, by-tag-name text modes.
+fn run_tokenizer(input: &[u8]) -> Vec<u8> {
+    let mut raw = Vec::new();
+    let mut sink = htrewrite_tokenizer::TagNamePolicy(|t: &Token<'_>| raw.extend_from_slice(t.raw()));
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(input, &mut sink);
+    tokenizer.finish(&mut sink);
+    raw
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use encoding_rs::Encoding;
 use htrewrite_selectors::{Matcher, RuleId};
 use htrewrite_shadow::{
-    CloseCause, Event, EventSink, InsertionMode, Namespace, NodeId, Origin, Position, Shadow, ShadowAttr,
+    CloseCause, Event, EventSink, InsertionMode, Namespace, NodeId, Origin, Position, Shadow, ShadowAttr, TreeToken,
 };
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
@@ -308,32 +308,47 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let node_before = if text_mode.is_some() { self.current_node() } else { None };
         self.actions.clear();
         self.matched.clear();
-        let fb = {
+        // Text in data or RCDATA that starts with whitespace and goes on with
+        // other characters reaches the shadow in two pieces, so that every
+        // element event has a definite place: the token's start for events
+        // of the whitespace, its first other character for the rest (where
+        // the shadow opens implied elements or reconstructs formatting
+        // elements) — the same places whatever the chunking.
+        let start = t.span().start;
+        let rest_at = match text_mode {
+            Some(TextMode::Data) => first_non_whitespace(t.raw(), start, true),
+            _ => start,
+        };
+        let (fb, first_rest_action) = {
             let mut c =
                 Collector { matcher: self.matcher.as_mut(), actions: &mut self.actions, rules: &mut self.matched };
-            self.shadow.process(t, &mut c)
+            let mode = text_mode.unwrap_or_default();
+            if rest_at > start && rest_at < t.span().end {
+                let split = (rest_at - start) as usize;
+                let eof = t.is_eof_terminated();
+                let ws = decode_for_tree(self.encoding, &t.raw()[..split], mode, false);
+                let rest = decode_for_tree(self.encoding, &t.raw()[split..], mode, eof);
+                self.shadow.process_tree_token(TreeToken::Text(&ws), Span::new(start, start + 1), &mut c);
+                let n = c.actions.len();
+                let fb =
+                    self.shadow.process_tree_token(TreeToken::Text(&rest), Span::new(rest_at, rest_at + 1), &mut c);
+                (fb, n)
+            } else {
+                let fb = self.shadow.process(t, &mut c);
+                (fb, if rest_at == start { 0 } else { c.actions.len() })
+            }
         };
         let actions = std::mem::take(&mut self.actions);
         let mut content_parent = None;
-        self.cursor = t.span().start;
-        // For text: where elements implied by it begin (its first character
-        // that is not whitespace, as the shadow decides).
-        let implied_at = match text_mode {
-            Some(mode) => {
-                first_non_whitespace(t.raw(), t.span().start, matches!(mode, TextMode::Data | TextMode::Rcdata))
-            }
-            None => t.span().start,
-        };
-        for a in &actions {
+        self.cursor = start;
+        for (i, a) in actions.iter().enumerate() {
             if self.error.is_some() {
                 break;
             }
+            let piece_at = if i < first_rest_action { start } else { rest_at };
             match a {
                 Action::Opened { .. } | Action::Placed { .. } => {
-                    let at = match (text_mode, a) {
-                        (Some(_), Action::Opened { origin: Origin::Implied, .. }) => implied_at,
-                        _ => t.span().start,
-                    };
+                    let at = piece_at;
                     if let Some(mode) = text_mode {
                         self.split_text(t, mode, at, &mut content_parent, node_before);
                     }
@@ -341,11 +356,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 }
                 Action::Closed { id, cause } => {
                     let at = match *cause {
-                        CloseCause::Implied { by } if by.start >= t.span().start && by.start <= t.span().end => {
-                            by.start
-                        }
                         CloseCause::Immediate { span } => span.end,
-                        _ => t.span().start,
+                        _ if text_mode.is_some() => piece_at,
+                        _ => start,
                     };
                     if let Some(mode) = text_mode {
                         self.split_text(t, mode, at, &mut content_parent, node_before);
@@ -728,7 +741,15 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         };
         let doc = !self.doc.text.is_empty();
         if groups.is_empty() && !doc {
-            self.emit(raw);
+            match (&mut self.text, self.whole_text) {
+                // A text node is being held (whole-node mode): this piece
+                // waits with it, so that bytes keep their order.
+                (Some(open), Some(_)) => {
+                    open.held_raw.extend_from_slice(raw);
+                    open.span.end = end;
+                }
+                _ => self.emit(raw),
+            }
             return;
         }
         let eof = t.is_eof_terminated() && end == t.span().end;
@@ -777,12 +798,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     fn decode_piece(&self, raw: &[u8], mode: TextMode, eof: bool) -> String {
-        if self.encoding == encoding_rs::UTF_8 || raw.is_ascii() {
-            htrewrite_tokenizer::decode_text(raw, mode, eof).into_owned()
-        } else {
-            let (s, _) = self.encoding.decode_without_bom_handling(raw);
-            htrewrite_tokenizer::decode_text(s.as_bytes(), mode, eof).into_owned()
-        }
+        decode_for_tree(self.encoding, raw, mode, eof)
     }
 
     fn decode_text<'t>(&self, t: &Token<'t>, mode: TextMode) -> std::borrow::Cow<'t, str> {
@@ -970,6 +986,16 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
         return None;
     }
     Some(2 + usize::from(hex) + n + usize::from(digits.get(n) == Some(&b';')))
+}
+
+/// Text decoded for the tree builder (transcoded first in other encodings).
+fn decode_for_tree(encoding: &'static Encoding, raw: &[u8], mode: TextMode, eof: bool) -> String {
+    if encoding == encoding_rs::UTF_8 || raw.is_ascii() {
+        htrewrite_tokenizer::decode_text(raw, mode, eof).into_owned()
+    } else {
+        let (s, _) = encoding.decode_without_bom_handling(raw);
+        htrewrite_tokenizer::decode_text(s.as_bytes(), mode, eof).into_owned()
+    }
 }
 
 /// The data of the comment `s` (a whole comment token, transcoded to UTF-8).

@@ -3,11 +3,11 @@
 //! dictionary.
 //!
 //! ```text
-//! replay [--random N] [--seed S] [--max-pieces P] [PATH...]
+//! replay [--target NAME] [--random N] [--seed S] [--max-pieces P] [PATH...]
 //! ```
 //!
 //! Each PATH is a file or a folder (read recursively); every file is one
-//! input of `tokenizer_roundtrip`. `--random N` adds N generated inputs;
+//! input of the target (`tokenizer_roundtrip`, the default, or `rewriter_random`). `--random N` adds N generated inputs;
 //! `--seed` fixes the generator (the seed is printed either way). All
 //! failures are reported, with the file or the random case's index, and the
 //! exit code is 1 if any.
@@ -16,9 +16,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use htrewrite_fuzz::{Rng, dictionary, random_input, tokenizer_roundtrip};
+use htrewrite_fuzz::{Rng, dictionary, random_input, rewriter_random, tokenizer_roundtrip};
 
-const USAGE: &str = "usage: replay [--random N] [--seed S] [--max-pieces P] [PATH...]";
+const USAGE: &str =
+    "usage: replay [--target tokenizer_roundtrip|rewriter_random] [--random N] [--seed S] [--max-pieces P] [PATH...]";
 
 fn main() -> ExitCode {
     match run() {
@@ -50,8 +51,8 @@ thread_local! {
 }
 
 /// Runs one input; returns the panic message (and place) if it failed.
-fn check(input: &[u8]) -> Option<String> {
-    catch_unwind(AssertUnwindSafe(|| tokenizer_roundtrip(input))).err().map(|e| {
+fn check(target: fn(&[u8]), input: &[u8]) -> Option<String> {
+    catch_unwind(AssertUnwindSafe(|| target(input))).err().map(|e| {
         let message = e
             .downcast_ref::<String>()
             .cloned()
@@ -66,6 +67,7 @@ fn run() -> Result<usize, String> {
     let mut seed = None;
     let mut max_pieces = 64usize;
     let mut paths = Vec::new();
+    let mut target: fn(&[u8]) = tokenizer_roundtrip;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut number = |name: &str| -> Result<u64, String> {
@@ -75,6 +77,13 @@ fn run() -> Result<usize, String> {
             "--random" => random = number("--random")? as usize,
             "--seed" => seed = Some(number("--seed")?),
             "--max-pieces" => max_pieces = number("--max-pieces")? as usize,
+            "--target" => {
+                target = match args.next().as_deref() {
+                    Some("tokenizer_roundtrip") => tokenizer_roundtrip,
+                    Some("rewriter_random") => rewriter_random,
+                    other => return Err(format!("unknown target {other:?}")),
+                }
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(0);
@@ -95,7 +104,7 @@ fn run() -> Result<usize, String> {
     }
     for file in &inputs {
         let data = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        if let Some(message) = check(&data) {
+        if let Some(message) = check(target, &data) {
             failures += 1;
             println!("FAIL {}: {message}", file.display());
         }
@@ -108,7 +117,7 @@ fn run() -> Result<usize, String> {
         let mut rng = Rng(seed | 1);
         for i in 0..random {
             let data = random_input(&mut rng, &dictionary, max_pieces);
-            if let Some(message) = check(&data) {
+            if let Some(message) = check(target, &data) {
                 failures += 1;
                 let saved = format!("replay-failure-{seed}-{i}.bin");
                 let note = match std::fs::write(&saved, &data) {
