@@ -1,0 +1,129 @@
+//! [`ResponseFuture`]: decides, per response, whether and how to rewrite.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, ready};
+
+use htrewrite::{OnError, Rewriter, Sendable, Settings};
+use htrewrite_tokio::BytesSink;
+use http::header::{ACCEPT_RANGES, CONTENT_LENGTH, ETAG, HeaderMap, HeaderValue};
+use http::{Response, request, response};
+use http_body::Body;
+use pin_project_lite::pin_project;
+
+use crate::body::HtmlRewriteBody;
+use crate::layer::{Config, ErrorPolicy, EtagPolicy};
+
+/// Headers that digest the exact bytes of the representation.
+const DIGEST_HEADERS: [&str; 4] = ["digest", "content-digest", "repr-digest", "content-md5"];
+
+pin_project! {
+    /// The future of [`HtmlRewrite`](crate::HtmlRewrite).
+    pub struct ResponseFuture<Fut, F> {
+        #[pin]
+        inner: Fut,
+        request: Option<request::Parts>,
+        factory: Arc<F>,
+        config: Arc<Config>,
+    }
+}
+
+impl<Fut, F> ResponseFuture<Fut, F> {
+    pub(crate) fn new(inner: Fut, request: request::Parts, factory: Arc<F>, config: Arc<Config>) -> Self {
+        ResponseFuture { inner, request: Some(request), factory, config }
+    }
+}
+
+impl<Fut, F, B, E> Future for ResponseFuture<Fut, F>
+where
+    Fut: Future<Output = Result<Response<B>, E>>,
+    B: Body,
+    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
+{
+    type Output = Result<Response<HtmlRewriteBody<B>>, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let (mut parts, body) = ready!(this.inner.poll(cx))?.into_parts();
+        let request = this.request.take().expect("ResponseFuture polled after completion");
+        let config = &**this.config;
+        let body = match rewriter(&request, &parts, &**this.factory, config) {
+            Some(rw) => {
+                fix_headers(&mut parts.headers, config.etag);
+                config.stats.count_rewritten();
+                HtmlRewriteBody::rewrite(body, rw, config.policy, config.stats.clone())
+            }
+            None => {
+                config.stats.count_skipped();
+                HtmlRewriteBody::pass(body)
+            }
+        };
+        Poll::Ready(Ok(Response::from_parts(parts, body)))
+    }
+}
+
+/// The rewriter for this response, if it is to be rewritten.
+fn rewriter<F>(
+    request: &request::Parts,
+    response: &response::Parts,
+    factory: &F,
+    config: &Config,
+) -> Option<Rewriter<'static, BytesSink, Sendable>>
+where
+    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
+{
+    let charset = match config.predicate.check(&request.method, response) {
+        Ok(charset) => charset,
+        Err(skip) => {
+            tracing::trace!(uri = %request.uri, ?skip, "htrewrite: response left alone");
+            return None;
+        }
+    };
+    let settings = factory(request, response)?;
+    let on_error = match config.policy {
+        ErrorPolicy::PassThrough => OnError::PassThrough,
+        ErrorPolicy::Abort => OnError::Stop,
+    };
+    let made = settings
+        .on_error(on_error)
+        .sniff_encoding(charset.as_deref(), &config.fallback_encoding)
+        .and_then(|settings| Rewriter::new(settings, BytesSink::default()));
+    match made {
+        Ok(rw) => Some(rw),
+        Err(error) => {
+            tracing::warn!(uri = %request.uri, %error, "htrewrite: settings rejected, response left alone");
+            None
+        }
+    }
+}
+
+/// Drops or weakens the headers that describe the exact bytes.
+fn fix_headers(headers: &mut HeaderMap, etag: EtagPolicy) {
+    headers.remove(CONTENT_LENGTH);
+    headers.remove(ACCEPT_RANGES);
+    for name in DIGEST_HEADERS {
+        headers.remove(name);
+    }
+    match etag {
+        EtagPolicy::Drop => {
+            headers.remove(ETAG);
+        }
+        EtagPolicy::Weaken => {
+            if let Some(value) = headers.get(ETAG)
+                && !value.as_bytes().starts_with(b"W/")
+            {
+                let mut weak = b"W/".to_vec();
+                weak.extend_from_slice(value.as_bytes());
+                match HeaderValue::from_bytes(&weak) {
+                    Ok(weak) => {
+                        headers.insert(ETAG, weak);
+                    }
+                    Err(_) => {
+                        headers.remove(ETAG);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! [`HtmlRewriteLayer`]: the layer, its options and its counters.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use htrewrite::{Sendable, Settings};
+use http::{request, response};
+use tower_layer::Layer;
+
+use crate::predicate::Predicate;
+use crate::service::HtmlRewrite;
+
+/// What happens when rewriting fails after the headers were sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErrorPolicy {
+    /// Send the rest of the body unchanged
+    /// ([`OnError::PassThrough`](htrewrite::OnError::PassThrough)); the client
+    /// gets a whole document, rewritten up to the failing token.
+    #[default]
+    PassThrough,
+    /// End the body with an [`Error`](crate::Error) of kind
+    /// [`Rewrite`](crate::ErrorKind::Rewrite): the client sees a truncated response.
+    Abort,
+}
+
+/// What becomes of a strong `ETag` when a response is rewritten.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EtagPolicy {
+    /// `"x"` becomes `W/"x"` (the rewritten body is semantically equivalent).
+    #[default]
+    Weaken,
+    /// The header is removed.
+    Drop,
+}
+
+/// Counters shared by a layer and every service and body it made.
+///
+/// # Example
+/// ```
+/// let layer = htrewrite_tower::HtmlRewriteLayer::new(|_: &http::request::Parts, _: &http::response::Parts| None);
+/// assert_eq!(layer.stats().rewritten(), 0);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Stats(Arc<Counters>);
+
+#[derive(Debug, Default)]
+struct Counters {
+    rewritten: AtomicU64,
+    skipped: AtomicU64,
+    passed_through: AtomicU64,
+    aborted: AtomicU64,
+}
+
+impl Stats {
+    /// Responses whose body was given a rewriter.
+    pub fn rewritten(&self) -> u64 {
+        self.0.rewritten.load(Ordering::Relaxed)
+    }
+    /// Responses left alone (by the [`Predicate`], the factory, or settings
+    /// that could not make a rewriter).
+    pub fn skipped(&self) -> u64 {
+        self.0.skipped.load(Ordering::Relaxed)
+    }
+    /// Rewrites that failed and passed the rest through ([`ErrorPolicy::PassThrough`]).
+    pub fn passed_through(&self) -> u64 {
+        self.0.passed_through.load(Ordering::Relaxed)
+    }
+    /// Rewrites that failed and aborted the body ([`ErrorPolicy::Abort`]).
+    pub fn aborted(&self) -> u64 {
+        self.0.aborted.load(Ordering::Relaxed)
+    }
+    pub(crate) fn count_rewritten(&self) {
+        self.0.rewritten.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn count_skipped(&self) {
+        self.0.skipped.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn count_passed_through(&self) {
+        self.0.passed_through.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn count_aborted(&self) {
+        self.0.aborted.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The options shared by a layer's services.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) predicate: Predicate,
+    pub(crate) policy: ErrorPolicy,
+    pub(crate) etag: EtagPolicy,
+    pub(crate) fallback_encoding: String,
+    pub(crate) stats: Stats,
+}
+
+/// A [`Layer`] that rewrites HTML responses with settings from a factory.
+///
+/// The factory is called once per response that passes the [`Predicate`],
+/// with the request's and the response's parts; `None` leaves that response
+/// alone. See the [crate docs](crate) for headers, encodings, errors and
+/// layer order.
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, Settings};
+/// use htrewrite_tower::{ErrorPolicy, HtmlRewriteLayer};
+/// let layer = HtmlRewriteLayer::new(|req: &http::request::Parts, _res: &http::response::Parts| {
+///     (!req.uri.path().starts_with("/admin")).then(|| {
+///         Settings::new_send().element("body", |el| {
+///             el.prepend("<div class=banner>Maintenance at 22:00</div>", ContentType::Html)?;
+///             Ok(())
+///         })
+///     })
+/// })
+/// .on_error(ErrorPolicy::PassThrough);
+/// # let _ = layer;
+/// ```
+pub struct HtmlRewriteLayer<F> {
+    factory: Arc<F>,
+    config: Arc<Config>,
+}
+
+impl<F> Clone for HtmlRewriteLayer<F> {
+    fn clone(&self) -> Self {
+        HtmlRewriteLayer { factory: self.factory.clone(), config: self.config.clone() }
+    }
+}
+
+impl<F> std::fmt::Debug for HtmlRewriteLayer<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HtmlRewriteLayer").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl<F> HtmlRewriteLayer<F>
+where
+    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
+{
+    /// A layer building each response's settings with `factory`.
+    pub fn new(factory: F) -> Self {
+        HtmlRewriteLayer {
+            factory: Arc::new(factory),
+            config: Arc::new(Config {
+                predicate: Predicate::default(),
+                policy: ErrorPolicy::default(),
+                etag: EtagPolicy::default(),
+                fallback_encoding: "windows-1252".to_string(),
+                stats: Stats::default(),
+            }),
+        }
+    }
+
+    fn config(mut self, f: impl FnOnce(&mut Config)) -> Self {
+        f(Arc::make_mut(&mut self.config));
+        self
+    }
+
+    /// Rewrite `application/xhtml+xml` too (default off).
+    pub fn xhtml(self, on: bool) -> Self {
+        self.config(|c| c.predicate.xhtml = on)
+    }
+
+    /// The policy for failures after the headers were sent (default [`ErrorPolicy::PassThrough`]).
+    /// It overrides the settings' own [`OnError`](htrewrite::OnError).
+    pub fn on_error(self, policy: ErrorPolicy) -> Self {
+        self.config(|c| c.policy = policy)
+    }
+
+    /// What becomes of a strong `ETag` (default [`EtagPolicy::Weaken`]).
+    pub fn etag(self, policy: EtagPolicy) -> Self {
+        self.config(|c| c.etag = policy)
+    }
+
+    /// The encoding label used when neither a BOM, the `Content-Type`
+    /// charset nor a `<meta charset>` names one (default `windows-1252`, as
+    /// browsers in most locales). An unknown label makes every response skip.
+    pub fn fallback_encoding(self, label: &str) -> Self {
+        self.config(|c| c.fallback_encoding = label.to_string())
+    }
+
+    /// The counters of this layer (shared with every service it makes).
+    pub fn stats(&self) -> Stats {
+        self.config.stats.clone()
+    }
+}
+
+impl<S, F> Layer<S> for HtmlRewriteLayer<F> {
+    type Service = HtmlRewrite<S, F>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        HtmlRewrite::new(inner, self.factory.clone(), self.config.clone())
+    }
+}

@@ -1,0 +1,98 @@
+//! # htrewrite-tower
+//!
+//! [Tower](https://docs.rs/tower) middleware that rewrites HTML responses in
+//! flight with [`htrewrite`], over [`http-body`](http_body) 1.x: usable with
+//! hyper 1, hyper-util (client and server) and axum 0.8.
+//!
+//! - [`HtmlRewriteLayer`] wraps a service in [`HtmlRewrite`]; a factory
+//!   builds one rewriter's [`Settings`](htrewrite::Settings) per response from
+//!   the request and response parts (so rules can depend on the path, on
+//!   headers, on a CSP nonce in the extensions), or `None` to leave the
+//!   response alone.
+//! - [`HtmlRewriteBody`] streams frame by frame: each data frame is rewritten
+//!   as it arrives, never collected; trailers go out after the rewriter's
+//!   last output.
+//!
+//! ```
+//! use htrewrite::{ContentType, Settings};
+//! use htrewrite_tower::HtmlRewriteLayer;
+//! let layer = HtmlRewriteLayer::new(|_req: &http::request::Parts, _res: &http::response::Parts| {
+//!     Some(Settings::new_send().element("head", |el| {
+//!         el.append("<script src=\"/banner.js\"></script>", ContentType::Html)?;
+//!         Ok(())
+//!     }))
+//! });
+//! # let _ = layer;
+//! ```
+//!
+//! ## When a response is rewritten
+//! Only when it is safe ([`Predicate`]): `Content-Type` `text/html` (and
+//! `application/xhtml+xml` when [`HtmlRewriteLayer::xhtml`] is on); not a
+//! response to `HEAD`; not 1xx, 204 or 304; not 206 nor any response with
+//! `Content-Range`; no `Cache-Control: no-transform`; `Content-Encoding`
+//! absent or `identity`. The charset parameter of `Content-Type` is the
+//! transport encoding given to
+//! [`Settings::sniff_encoding`](htrewrite::Settings::sniff_encoding) (BOM,
+//! then it, then `<meta charset>`, then the fallback, `windows-1252` by
+//! default, as browsers do). Without a charset parameter the rewriter holds
+//! back up to the first 1024 bytes for the `<meta>` prescan (as a browser
+//! does), so a page that stalls before 1024 bytes shows nothing until it
+//! goes on; send a charset to stream from the first byte.
+//!
+//! When rewriting, the headers that describe the exact bytes go:
+//! `Content-Length`, `Accept-Ranges`, digest headers (`Digest`,
+//! `Content-Digest`, `Repr-Digest`, `Content-MD5`); a strong `ETag` becomes
+//! weak (or is dropped, [`EtagPolicy`]). `Transfer-Encoding` is never set
+//! here: the server picks the framing.
+//!
+//! ## Compressed upstreams: decompress → rewrite → compress
+//! The layer leaves encoded bodies alone. To rewrite a gzip/brotli upstream,
+//! put tower-http's `DecompressionLayer` inside (nearer the upstream) and
+//! `CompressionLayer` outside:
+//!
+//! ```
+//! # use htrewrite::Settings;
+//! # use htrewrite_tower::HtmlRewriteLayer;
+//! # let factory = |_: &http::request::Parts, _: &http::response::Parts| Some(Settings::new_send());
+//! # let upstream_client = tower::service_fn(|_: http::Request<()>| async {
+//! #     Ok::<_, std::convert::Infallible>(http::Response::new(http_body_util::Full::new(bytes::Bytes::new())))
+//! # });
+//! let service = tower::ServiceBuilder::new()
+//!     .layer(tower_http::compression::CompressionLayer::new())      // 3. compress for the client
+//!     .layer(HtmlRewriteLayer::new(factory))                        // 2. rewrite identity HTML
+//!     .layer(tower_http::decompression::DecompressionLayer::new())  // 1. decode the upstream's gzip
+//!     .service(upstream_client);
+//! # let _ = service;
+//! ```
+//! (`tests/loopback.rs`, `gzip_upstream_decompress_rewrite_compress`, runs
+//! exactly this against a gzip upstream.)
+//!
+//! ## Errors after the headers are sent
+//! A handler error, the memory limit, or an encoding that cannot be
+//! rewritten happens after the status and headers went out. The
+//! [`ErrorPolicy`] decides: [`PassThrough`](ErrorPolicy::PassThrough) (the
+//! default) sends the rest of the body unchanged; [`Abort`](ErrorPolicy::Abort)
+//! ends the body with an error (the server resets the stream or closes the
+//! connection, so the client sees a truncated response). Both are counted in
+//! [`Stats`] and logged with `tracing` (`warn` and `error`). One gap: under
+//! `PassThrough`, a failure that surfaces only in
+//! [`Rewriter::end`](htrewrite::Rewriter::end) (a document-end handler, or
+//! any failure while the first 1024 bytes are held for the prescan of a
+//! short page) passes through but is not counted, because `end` consumes
+//! the rewriter and with it [`Rewriter::error`](htrewrite::Rewriter::error).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod body;
+mod error;
+mod future;
+mod layer;
+mod predicate;
+mod service;
+
+pub use body::HtmlRewriteBody;
+pub use error::{Error, ErrorKind};
+pub use future::ResponseFuture;
+pub use layer::{ErrorPolicy, EtagPolicy, HtmlRewriteLayer, Stats};
+pub use predicate::{Predicate, Skip};
+pub use service::HtmlRewrite;
