@@ -517,8 +517,8 @@ impl Builder {
         // spec step 4: the outer loop, at most 8 times.
         for _ in 0..8 {
             let Some(fe_list) = self.fmt.last_named_after_marker(subject) else { return false };
-            let fe = self.fmt.element(fe_list).expect("element").clone();
-            let Some(fe_idx) = self.stack.position(fe.id) else {
+            let fe_id = self.fmt.element(fe_list).expect("element").id;
+            let Some(fe_idx) = self.stack.position(fe_id) else {
                 self.fmt.kill(fe_list);
                 return true;
             };
@@ -546,11 +546,13 @@ impl Builder {
                     self.pop(s, c);
                 }
                 self.pop(s, cause);
-                if let Some(p) = self.fmt.position(fe.id) {
+                if let Some(p) = self.fmt.position(fe_id) {
                     self.fmt.kill(p);
                 }
                 return true;
             };
+            // A furthest block: the formatting element's token is needed (cloned once per run).
+            let fe = self.fmt.element(fe_list).expect("element").clone();
             let ca_idx = self.stack.below(fe_idx).expect("the formatting element is not the root");
             let fb_id = self.stack.get(fb_idx).id;
             // Bookmark: None = the formatting element's place; Some(id) = just after `id`.

@@ -176,10 +176,12 @@ impl FormattingList {
             }
             v.is_empty()
         };
-        if self.by_name.get_mut(name).is_some_and(trim) {
+        // Empty lists are kept (no allocation when the name comes again) while
+        // there are few; beyond that they are dropped so memory stays O(list).
+        if self.by_name.get_mut(name).is_some_and(trim) && self.by_name.len() > 64 {
             self.by_name.remove(name);
         }
-        if self.by_sig.get_mut(&sig).is_some_and(trim) {
+        if self.by_sig.get_mut(&sig).is_some_and(trim) && self.by_sig.len() > 64 {
             self.by_sig.remove(&sig);
         }
     }
@@ -358,10 +360,18 @@ impl FormattingList {
             }
             Ok(v.iter().copied().filter(|&j| matches!(self.entries[j as usize], Entry::Element(_))).collect())
         };
-        let by_name: IdMap<Name, Vec<u32>> =
-            self.by_name.iter().map(|(k, v)| Ok((k.clone(), valid(v)?))).collect::<Result<_, String>>()?;
-        let by_sig: IdMap<u64, Vec<u32>> =
-            self.by_sig.iter().map(|(k, v)| Ok((*k, valid(v)?))).collect::<Result<_, String>>()?;
+        let by_name: IdMap<Name, Vec<u32>> = self
+            .by_name
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| Ok((k.clone(), valid(v)?)))
+            .collect::<Result<_, String>>()?;
+        let by_sig: IdMap<u64, Vec<u32>> = self
+            .by_sig
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| Ok((*k, valid(v)?)))
+            .collect::<Result<_, String>>()?;
         if fresh.by_name != by_name || fresh.by_sig != by_sig || fresh.pos_of != self.pos_of {
             return Err("formatting list indexes differ".into());
         }

@@ -181,8 +181,12 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
 /// Appends a tag or attribute name as the tokenizer decodes it
 /// (`Token::tag_name`): ASCII-lowercased, U+0000 → U+FFFD, invalid UTF-8 → U+FFFD.
 fn push_name(out: &mut String, raw: &[u8]) {
-    if raw.iter().all(|&b| b != 0 && b < 0x80) {
-        out.extend(raw.iter().map(|&b| char::from(b.to_ascii_lowercase())));
+    if let Ok(s) = std::str::from_utf8(raw)
+        && !raw.contains(&0)
+    {
+        let start = out.len();
+        out.push_str(s);
+        out[start..].make_ascii_lowercase();
         return;
     }
     out.extend(String::from_utf8_lossy(raw).chars().map(|c| match c {
