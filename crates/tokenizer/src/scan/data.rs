@@ -43,7 +43,7 @@ impl Tokenizer {
             };
             self.emit_text_before_markup(chunk, base, TextMode::Data, sink);
             self.start_tag_token(is_end, name_at - 1 - lt);
-            i = self.scan_tag(chunk, base, name_at, sink);
+            i = self.scan_tag(chunk, base, lt, name_at, sink);
             if self.state != State::Data || i == chunk.len() {
                 return i;
             }

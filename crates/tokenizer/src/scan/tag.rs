@@ -122,12 +122,22 @@ impl Tokenizer {
     /// those handlers go on from there.
     #[inline(never)]
     pub(crate) fn tag_name<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
-        self.scan_tag(chunk, base, i, sink)
+        let origin = self.token_start.wrapping_sub(base) as usize;
+        self.scan_tag(chunk, base, origin, i, sink)
     }
 
-    /// The body of [`Tokenizer::tag_name`], inlined into the data state's loop.
+    /// The body of [`Tokenizer::tag_name`], inlined into the data state's
+    /// loop. `origin` is the index of the token's first byte in `chunk`
+    /// (wrapped below zero when the token began in an earlier chunk).
     #[inline(always)]
-    pub(crate) fn scan_tag<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
+    pub(crate) fn scan_tag<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        origin: usize,
+        i: usize,
+        sink: &mut S,
+    ) -> usize {
         let len = chunk.len();
         let mut j = find_class(chunk, i, TAG_NAME_END);
         if j == len {
@@ -135,7 +145,6 @@ impl Tokenizer {
             return j;
         }
         // `rel(j)`: the offset of `chunk[j]` in the token.
-        let origin = self.token_start.wrapping_sub(base) as usize;
         let rel = |j: usize| j.wrapping_sub(origin);
         self.name.end = rel(j);
         let gt = loop {
