@@ -215,6 +215,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     byte_ended: HashSet<NodeId>,
     suppress: Option<Suppress>,
     text: Option<OpenText>,
+    /// Legacy encodings: the decoder of the open text node's pieces.
+    text_decoder: Option<encoding_rs::Decoder>,
     /// The text mode (and RAWTEXT end name) that the next text is read in.
     mode: TextMode,
     mode_name: Box<str>,
@@ -262,6 +264,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             byte_ended: HashSet::new(),
             suppress: None,
             text: None,
+            text_decoder: None,
             mode,
             mode_name: "".into(),
             out: Vec::new(),
@@ -753,10 +756,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             return;
         }
         let eof = t.is_eof_terminated() && end == t.span().end;
-        let text = if start == base && end == t.span().end {
-            self.decode_text(t, mode)
+        let text = if self.encoding != encoding_rs::UTF_8 {
+            std::borrow::Cow::Owned(self.decode_streaming(raw, mode, eof))
+        } else if start == base && end == t.span().end {
+            t.text().unwrap_or_default()
         } else {
-            std::borrow::Cow::Owned(self.decode_piece(raw, mode, eof))
+            std::borrow::Cow::Owned(decode_for_tree(self.encoding, raw, mode, eof))
         };
         let span = Span::new(start, end);
         match &mut self.text {
@@ -797,19 +802,20 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
-    fn decode_piece(&self, raw: &[u8], mode: TextMode, eof: bool) -> String {
-        decode_for_tree(self.encoding, raw, mode, eof)
-    }
-
-    fn decode_text<'t>(&self, t: &Token<'t>, mode: TextMode) -> std::borrow::Cow<'t, str> {
-        if self.encoding == encoding_rs::UTF_8 || t.raw().is_ascii() {
-            t.text().unwrap_or_default()
-        } else {
-            let (s, _) = self.encoding.decode_without_bom_handling(t.raw());
-            std::borrow::Cow::Owned(
-                htrewrite_tokenizer::decode_text(s.as_bytes(), mode, t.is_eof_terminated()).into_owned(),
-            )
+    /// Decodes a piece of a text node in a legacy encoding. The tokenizer
+    /// cuts text where input chunks end, which may be inside a multi-byte
+    /// character (Shift_JIS, gb18030, …): its first bytes wait in the
+    /// decoder for the next piece, so handlers never see a character split
+    /// into U+FFFDs.
+    fn decode_streaming(&mut self, raw: &[u8], mode: TextMode, eof: bool) -> String {
+        let encoding = self.encoding;
+        let decoder = self.text_decoder.get_or_insert_with(|| encoding.new_decoder_without_bom_handling());
+        let mut s = String::with_capacity(decoder.max_utf8_buffer_length(raw.len()).unwrap_or(raw.len() * 3 + 16));
+        let _ = decoder.decode_to_string(raw, &mut s, eof);
+        if eof {
+            self.text_decoder = None;
         }
+        htrewrite_tokenizer::decode_text(s.as_bytes(), mode, eof).into_owned()
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -864,9 +870,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// The text node ended (a non-text token at `at`, or the end of input).
     fn end_text_node(&mut self, at: u64) {
-        let Some(open) = self.text.take() else { return };
+        let Some(mut open) = self.text.take() else { return };
+        // A character the node's last bytes left unfinished (legacy encodings).
+        let mut tail = String::new();
+        if let Some(mut decoder) = self.text_decoder.take() {
+            tail.reserve(16);
+            let _ = decoder.decode_to_string(b"", &mut tail, true);
+        }
         let saved_done = self.token_done;
         if self.whole_text.is_some() {
+            open.held_text.push_str(&tail);
             self.token_done = false;
             self.run_text_handlers(&open.groups, open.doc, &open.held_text, &open.held_raw, open.mode, open.span, true);
             if !self.token_done {
@@ -874,7 +887,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         } else {
             self.token_done = true;
-            self.run_text_handlers(&open.groups, open.doc, "", b"", open.mode, Span::new(at, at), true);
+            self.run_text_handlers(&open.groups, open.doc, &tail, b"", open.mode, Span::new(at, at), true);
         }
         self.token_done = saved_done;
     }

@@ -152,7 +152,7 @@ fn seed_name(doc: &[u8]) -> String {
 
 fn round_trip(doc: &[u8], handlers: bool) -> Result<(), String> {
     common::each_chunking(&seed_name(doc), |chunking| {
-        let settings = if handlers { reading_handlers() } else { Settings::new() };
+        let settings = if handlers { common::reading_handlers() } else { Settings::new() };
         let outcome = common::rewrite(settings, doc, chunking);
         if let Some(e) = outcome.error {
             return Err(format!("failed: {e}"));
@@ -162,48 +162,6 @@ fn round_trip(doc: &[u8], handlers: bool) -> Result<(), String> {
         }
         Ok(())
     })
-}
-
-/// Handlers that read every view and change nothing.
-fn reading_handlers() -> Settings<'static> {
-    Settings::new()
-        .element("*", |el| {
-            let _ = (el.tag_name(), el.attributes(), el.get_attribute("href"), el.source_location());
-            el.on_end(|end| {
-                let _ = (end.tag_name(), end.end_tag_raw(), end.source_location());
-                Ok(())
-            });
-            Ok(())
-        })
-        .element_end("p, li, body", |end| {
-            let _ = end.has_end_tag();
-            Ok(())
-        })
-        .text("div, p, title, script, style, textarea", |t| {
-            let _ = (t.as_str(), t.raw(), t.last_in_text_node());
-            Ok(())
-        })
-        .comments("*", |c| {
-            let _ = (c.text(), c.kind());
-            Ok(())
-        })
-        .doc_text(|t| {
-            let _ = t.as_str();
-            Ok(())
-        })
-        .doc_comments(|c| {
-            let _ = c.text();
-            Ok(())
-        })
-        .doctype(|d| {
-            let _ = (d.name(), d.public_id());
-            Ok(())
-        })
-        .processing_instructions(|p| {
-            let _ = (p.target(), p.data());
-            Ok(())
-        })
-        .end(|_| Ok(()))
 }
 
 /// The target tag of the attribute property.

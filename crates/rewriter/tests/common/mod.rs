@@ -133,3 +133,45 @@ pub fn each_chunking(name: &str, mut check: impl FnMut(Chunking) -> Result<(), S
 pub fn show(bytes: &[u8]) -> String {
     format!("{:?}", String::from_utf8_lossy(bytes))
 }
+
+/// Handlers that read every view and change nothing.
+pub fn reading_handlers() -> Settings<'static> {
+    Settings::new()
+        .element("*", |el| {
+            let _ = (el.tag_name(), el.attributes(), el.get_attribute("href"), el.source_location());
+            el.on_end(|end| {
+                let _ = (end.tag_name(), end.end_tag_raw(), end.source_location());
+                Ok(())
+            });
+            Ok(())
+        })
+        .element_end("p, li, body", |end| {
+            let _ = end.has_end_tag();
+            Ok(())
+        })
+        .text("div, p, title, script, style, textarea", |t| {
+            let _ = (t.as_str(), t.raw(), t.last_in_text_node());
+            Ok(())
+        })
+        .comments("*", |c| {
+            let _ = (c.text(), c.kind());
+            Ok(())
+        })
+        .doc_text(|t| {
+            let _ = t.as_str();
+            Ok(())
+        })
+        .doc_comments(|c| {
+            let _ = c.text();
+            Ok(())
+        })
+        .doctype(|d| {
+            let _ = (d.name(), d.public_id());
+            Ok(())
+        })
+        .processing_instructions(|p| {
+            let _ = (p.target(), p.data());
+            Ok(())
+        })
+        .end(|_| Ok(()))
+}
