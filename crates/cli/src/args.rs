@@ -171,7 +171,7 @@ pub enum StatsFormat {
 pub enum When {
     /// On a terminal, for inputs of 16 MiB or more.
     Auto,
-    /// Always (on stderr).
+    /// For inputs of any size, stdin included (drawn only when stderr is a terminal).
     Always,
     /// Never.
     Never,

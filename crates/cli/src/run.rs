@@ -182,6 +182,9 @@ pub fn run(config: Config) -> Result<u8, Failure> {
             Some(mode) => read::run(&cli, mode, &mut input, many)?,
             None => {
                 let (changed, stats) = rewrite(&cli, &rules, &mut input)?;
+                if changed && cli.check {
+                    eprintln!("htrewrite: {}: would change", input.name);
+                }
                 changed_any |= changed;
                 stats
             }

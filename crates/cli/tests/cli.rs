@@ -21,6 +21,11 @@ fn run(args: &[&str], input: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// Runs `htrewrite ARGS` on `input` and asserts the exit code.
+fn fails(args: &[&str], input: impl Into<Vec<u8>>, code: i32) -> assert_cmd::assert::Assert {
+    htrewrite().args(args).write_stdin(input).assert().code(code)
+}
+
 const PAGE: &str = "<p class=a id=x>one<p>two <b>bold</b></p><ul><li>a<li>b</ul>";
 
 #[test]
@@ -120,11 +125,7 @@ fn rules_file_error_names_the_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("line 3, column 12: invalid selector \"img[\""));
-    htrewrite()
-        .args(["--rules", "/nonexistent/rules.toml"])
-        .write_stdin("")
-        .assert()
-        .code(2)
+    fails(&["--rules", "/nonexistent/rules.toml"], "", 2)
         .stderr(predicate::str::contains("--rules /nonexistent/rules.toml: cannot read"));
 }
 
@@ -150,12 +151,7 @@ fn text_of_count_attr() {
 
 #[test]
 fn read_only_modes_refuse_actions() {
-    htrewrite()
-        .args(["--select", "a", "--remove", "b"])
-        .write_stdin("")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--select is read-only"));
+    fails(&["--select", "a", "--remove", "b"], "", 2).stderr(predicate::str::contains("--select is read-only"));
 }
 
 #[test]
@@ -200,8 +196,18 @@ fn in_place_failure_halfway_leaves_the_original_untouched() {
 }
 
 #[test]
+fn in_place_where_no_temporary_file_can_be_made_exits_3() {
+    // /proc takes no new files, even for root; the input itself reads fine.
+    htrewrite()
+        .args(["-i", "--remove", "b", "/proc/version"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::starts_with("htrewrite: cannot create a temporary file in /proc"));
+}
+
+#[test]
 fn in_place_needs_files() {
-    htrewrite().args(["-i", "--remove", "b"]).write_stdin("").assert().code(2);
+    fails(&["-i", "--remove", "b"], "", 2);
 }
 
 #[test]
@@ -210,7 +216,13 @@ fn check_exits_1_on_change_and_writes_nothing() {
     let file = dir.path().join("page.html");
     fs::write(&file, "<p class=x>a<p class=x>b").unwrap();
     htrewrite().args(["--check", "--set-attr", "p", "class", "x"]).arg(&file).assert().code(0).stdout("");
-    htrewrite().args(["--check", "--set-attr", "p", "class", "y"]).arg(&file).assert().code(1).stdout("");
+    htrewrite()
+        .args(["--check", "--set-attr", "p", "class", "y"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!("htrewrite: {}: would change\n", file.display()));
     htrewrite().args(["--check", "--remove", "b"]).arg(&file).assert().code(0);
     htrewrite().args(["--check", "-i", "--remove", "p"]).arg(&file).assert().code(1);
     assert_eq!(fs::read_to_string(&file).unwrap(), "<p class=x>a<p class=x>b", "--check never writes");
@@ -220,23 +232,15 @@ fn check_exits_1_on_change_and_writes_nothing() {
 fn diff_prints_a_unified_diff() {
     let out = run(&["--diff", "--set-attr", "p", "class", "y"], "<html>\n<p class=x>a\n<b>b</b>\n");
     assert_eq!(out, "--- a/-\n+++ b/-\n@@ -1,3 +1,3 @@\n <html>\n-<p class=x>a\n+<p class=y>a\n <b>b</b>\n");
-    htrewrite().args(["--check", "--diff", "--remove", "b"]).write_stdin("<b>x</b>\n").assert().code(1);
+    fails(&["--check", "--diff", "--remove", "b"], "<b>x</b>\n", 1);
 }
 
 #[test]
 fn bad_selector_exits_2_naming_it() {
-    htrewrite()
-        .args(["--remove", "p", "--set-attr", "a[href", "x", "1"])
-        .write_stdin("<a>")
-        .assert()
-        .code(2)
+    fails(&["--remove", "p", "--set-attr", "a[href", "x", "1"], "<a>", 2)
         .stdout("")
         .stderr(predicate::str::starts_with("htrewrite: --set-attr: invalid selector \"a[href\""));
-    htrewrite()
-        .args(["--select", "div >"])
-        .write_stdin("")
-        .assert()
-        .code(2)
+    fails(&["--select", "div >"], "", 2)
         .stderr(predicate::str::starts_with("htrewrite: --select: invalid selector \"div >\""));
 }
 
@@ -244,19 +248,11 @@ fn bad_selector_exits_2_naming_it() {
 fn usage_errors_exit_2_with_prefix() {
     htrewrite().arg("--no-such-flag").assert().code(2).stderr(predicate::str::starts_with("htrewrite: "));
     htrewrite().args(["--set-attr", "p", "x"]).assert().code(2);
-    htrewrite()
-        .args(["--rename", "p", "1bad"])
-        .write_stdin("")
-        .assert()
-        .code(2)
+    fails(&["--rename", "p", "1bad"], "", 2)
         .stderr(predicate::str::contains("htrewrite: --rename: invalid tag name: 1bad"));
-    htrewrite()
-        .args(["--encoding", "klingon"])
-        .write_stdin("")
-        .assert()
-        .code(2)
+    fails(&["--encoding", "klingon"], "", 2)
         .stderr(predicate::str::contains("--encoding: unknown encoding label \"klingon\""));
-    htrewrite().args(["--memory-limit", "12X"]).write_stdin("").assert().code(2);
+    fails(&["--memory-limit", "12X"], "", 2);
 }
 
 #[test]
@@ -273,11 +269,7 @@ fn unreadable_input_exits_3() {
 #[test]
 fn memory_limit_exits_4() {
     let long_comment = format!("<!--{}-->", "x".repeat(200_000));
-    htrewrite()
-        .args(["--memory-limit", "64K", "--remove", "b"])
-        .write_stdin(long_comment.clone())
-        .assert()
-        .code(4)
+    fails(&["--memory-limit", "64K", "--remove", "b"], long_comment.clone(), 4)
         .stderr(predicate::str::contains("memory limit of 65536 bytes exceeded"));
     htrewrite().args(["--memory-limit", "1M", "--remove", "b"]).write_stdin(long_comment).assert().success();
 }
