@@ -18,7 +18,9 @@ pub(crate) struct FormattingElement {
     pub name: Name,
     pub attrs: Vec<ShadowAttr>,
     pub span: Span,
-    sig: u64,
+    /// The signature, once the element has a namesake in the list (`None`
+    /// before: an element alone with its name needs no Noah's Ark check).
+    sig: Option<u64>,
 }
 
 /// An entry: a formatting element or a marker (or the tombstone of a
@@ -30,7 +32,15 @@ pub(crate) enum Entry {
     Element(FormattingElement),
     /// A removed element's name and signature: its index entries may stay
     /// behind (stale) below the top of their lists until its position is popped.
-    Dead(Name, u64),
+    Dead(Name, Option<u64>),
+}
+
+/// The positions of the elements with one name, and whether they all have
+/// their signature (always so when there are two or more).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct NameList {
+    positions: Vec<u32>,
+    all_signed: bool,
 }
 
 /// The list with its indexes. The index lists hold positions in increasing
@@ -40,7 +50,7 @@ pub(crate) enum Entry {
 pub(crate) struct FormattingList {
     entries: Vec<Entry>,
     markers: Vec<u32>,
-    by_name: IdMap<Name, Vec<u32>>,
+    by_name: IdMap<Name, NameList>,
     /// Signatures are SipHash values already: a cheap hash of them is enough.
     by_sig: IdMap<u64, Vec<u32>>,
     pos_of: IdMap<NodeId, u32>,
@@ -95,8 +105,7 @@ fn same_attrs(a: &[ShadowAttr], b: &[ShadowAttr]) -> bool {
 
 impl FormattingElement {
     pub(crate) fn new(id: NodeId, name: &str, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
-        let sig = signature(name, &attrs);
-        FormattingElement { id, name: Name::html(name), attrs, span, sig }
+        FormattingElement { id, name: Name::html(name), attrs, span, sig: None }
     }
 }
 
@@ -132,8 +141,12 @@ impl FormattingList {
             Entry::Dead(..) => self.dead += 1,
             Entry::Marker => self.markers.push(i),
             Entry::Element(f) => {
-                self.by_name.entry(f.name.clone()).or_default().push(i);
-                self.by_sig.entry(f.sig).or_default().push(i);
+                let list = self.by_name.entry(f.name.clone()).or_default();
+                list.all_signed = f.sig.is_some() && (list.positions.is_empty() || list.all_signed);
+                list.positions.push(i);
+                if let Some(sig) = f.sig {
+                    self.by_sig.entry(sig).or_default().push(i);
+                }
                 self.pos_of.insert(f.id, i);
             }
         }
@@ -162,7 +175,7 @@ impl FormattingList {
 
     /// Drops position `i` from the ends of the index lists of `name` and
     /// `sig` if it is there, and the stale entries that then end them.
-    fn unindex(&mut self, name: &str, sig: u64, i: u32) {
+    fn unindex(&mut self, name: &str, sig: Option<u64>, i: u32) {
         let entries = &self.entries;
         let trim = |v: &mut Vec<u32>| {
             if v.last() == Some(&i) {
@@ -178,10 +191,13 @@ impl FormattingList {
         };
         // Empty lists are kept (no allocation when the name comes again) while
         // there are few; beyond that they are dropped so memory stays O(list).
-        if self.by_name.get_mut(name).is_some_and(trim) && self.by_name.len() > 64 {
+        if self.by_name.get_mut(name).is_some_and(|l| trim(&mut l.positions)) && self.by_name.len() > 64 {
             self.by_name.remove(name);
         }
-        if self.by_sig.get_mut(&sig).is_some_and(trim) && self.by_sig.len() > 64 {
+        if let Some(sig) = sig
+            && self.by_sig.get_mut(&sig).is_some_and(trim)
+            && self.by_sig.len() > 64
+        {
             self.by_sig.remove(&sig);
         }
     }
@@ -229,7 +245,12 @@ impl FormattingList {
     }
 
     /// Inserts at `i`: in O(1) over a tombstone at `i`, else by moving the entries from `i` up.
-    pub(crate) fn insert_at(&mut self, i: usize, e: Entry) {
+    pub(crate) fn insert_at(&mut self, i: usize, mut e: Entry) {
+        if let Entry::Element(f) = &mut e
+            && self.prepare_signing(&f.name)
+        {
+            f.sig = Some(signature(&f.name, &f.attrs));
+        }
         if let Some(Entry::Dead(..)) = self.entries.get(i) {
             // A tombstone between the neighbours: take its place.
             let Entry::Dead(name, sig) = std::mem::replace(&mut self.entries[i], Entry::Marker) else { unreachable!() };
@@ -239,8 +260,12 @@ impl FormattingList {
             let (name, sig, id) = (f.name.clone(), f.sig, f.id);
             self.entries[i] = e;
             self.pos_of.insert(id, i as u32);
-            Self::insert_sorted(self.by_name.entry(name).or_default(), i as u32);
-            Self::insert_sorted(self.by_sig.entry(sig).or_default(), i as u32);
+            let list = self.by_name.entry(name).or_default();
+            list.all_signed = sig.is_some() && (list.positions.is_empty() || list.all_signed);
+            Self::insert_sorted(&mut list.positions, i as u32);
+            if let Some(sig) = sig {
+                Self::insert_sorted(self.by_sig.entry(sig).or_default(), i as u32);
+            }
             return;
         }
         let mut tail = Vec::with_capacity(self.entries.len() - i);
@@ -254,7 +279,7 @@ impl FormattingList {
     }
 
     /// Removes a stale entry for position `i` from the index lists of `name` and `sig`.
-    fn drop_stale(&mut self, name: &str, sig: u64, i: u32) {
+    fn drop_stale(&mut self, name: &str, sig: Option<u64>, i: u32) {
         let remove = |v: &mut Vec<u32>| {
             if let Ok(k) = v.binary_search(&i) {
                 tick(v.len() - k);
@@ -262,10 +287,12 @@ impl FormattingList {
             }
             v.is_empty()
         };
-        if self.by_name.get_mut(name).is_some_and(remove) {
+        if self.by_name.get_mut(name).is_some_and(|l| remove(&mut l.positions)) {
             self.by_name.remove(name);
         }
-        if self.by_sig.get_mut(&sig).is_some_and(remove) {
+        if let Some(sig) = sig
+            && self.by_sig.get_mut(&sig).is_some_and(remove)
+        {
             self.by_sig.remove(&sig);
         }
     }
@@ -278,10 +305,38 @@ impl FormattingList {
 
     /// [Push onto the list of active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#push-onto-the-list-of-active-formatting-elements),
     /// with the Noah's Ark clause: at most three equal elements after the last marker.
-    pub(crate) fn push(&mut self, f: FormattingElement) {
+    /// Before an element named `name` joins the list: whether it has
+    /// namesakes, in which case they all get their signatures (each element
+    /// is signed once, so this is amortized O(1)) and so must it.
+    fn prepare_signing(&mut self, name: &str) -> bool {
+        let Some(list) = self.by_name.get_mut(name) else { return false };
+        if list.positions.is_empty() {
+            return false;
+        }
+        if !list.all_signed {
+            list.all_signed = true;
+            let positions = list.positions.clone();
+            for j in positions {
+                tick(1);
+                if let Entry::Element(g) = &mut self.entries[j as usize]
+                    && g.sig.is_none()
+                {
+                    let sig = signature(&g.name, &g.attrs);
+                    g.sig = Some(sig);
+                    Self::insert_sorted(self.by_sig.entry(sig).or_default(), j);
+                }
+            }
+        }
+        true
+    }
+
+    pub(crate) fn push(&mut self, mut f: FormattingElement) {
         let floor = self.after_last_marker();
         let mut same = Vec::new();
-        if let Some(v) = self.by_sig.get(&f.sig) {
+        if self.prepare_signing(&f.name) {
+            f.sig = Some(signature(&f.name, &f.attrs));
+        }
+        if let Some(v) = f.sig.and_then(|sig| self.by_sig.get(&sig)) {
             for &i in v.iter().rev() {
                 tick(1);
                 let i = i as usize;
@@ -317,7 +372,7 @@ impl FormattingList {
     /// Position of the last element named `name` after the last marker.
     pub(crate) fn last_named_after_marker(&self, name: &str) -> Option<usize> {
         let floor = self.after_last_marker();
-        let i = *self.by_name.get(name)?.last()? as usize;
+        let i = *self.by_name.get(name)?.positions.last()? as usize;
         (i >= floor).then_some(i)
     }
 
@@ -363,16 +418,24 @@ impl FormattingList {
         let by_name: IdMap<Name, Vec<u32>> = self
             .by_name
             .iter()
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| Ok((k.clone(), valid(v)?)))
+            .filter(|(_, l)| !l.positions.is_empty())
+            .map(|(k, l)| Ok((k.clone(), valid(&l.positions)?)))
             .collect::<Result<_, String>>()?;
+        let fresh_by_name: IdMap<Name, Vec<u32>> =
+            fresh.by_name.iter().map(|(k, l)| (k.clone(), l.positions.clone())).collect();
+        for (name, positions) in &by_name {
+            let signed = |&j: &u32| matches!(&self.entries[j as usize], Entry::Element(f) if f.sig.is_some());
+            if positions.len() >= 2 && !positions.iter().all(signed) {
+                return Err(format!("{name:?}: namesakes without signatures"));
+            }
+        }
         let by_sig: IdMap<u64, Vec<u32>> = self
             .by_sig
             .iter()
             .filter(|(_, v)| !v.is_empty())
             .map(|(k, v)| Ok((*k, valid(v)?)))
             .collect::<Result<_, String>>()?;
-        if fresh.by_name != by_name || fresh.by_sig != by_sig || fresh.pos_of != self.pos_of {
+        if fresh_by_name != by_name || fresh.by_sig != by_sig || fresh.pos_of != self.pos_of {
             return Err("formatting list indexes differ".into());
         }
         if fresh.markers != self.markers || fresh.dead != self.dead {

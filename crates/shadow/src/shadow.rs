@@ -178,6 +178,18 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
     Some(2 + usize::from(hex) + n + semicolon)
 }
 
+/// Text or an attribute value decoded: without `&`, CR or NUL, valid UTF-8
+/// decodes to itself (in every text mode and in attribute values), so
+/// `decode` runs only when one of them is there or the bytes are not UTF-8.
+fn decoded<'a>(raw: &'a [u8], decode: impl FnOnce(&'a [u8]) -> Cow<'a, str>) -> Cow<'a, str> {
+    if !(raw.contains(&b'&') || raw.contains(&b'\r') || raw.contains(&0))
+        && let Ok(s) = std::str::from_utf8(raw)
+    {
+        return Cow::Borrowed(s);
+    }
+    decode(raw)
+}
+
 /// Appends a tag or attribute name as the tokenizer decodes it
 /// (`Token::tag_name`): ASCII-lowercased, U+0000 → U+FFFD, invalid UTF-8 → U+FFFD.
 fn push_name(out: &mut String, raw: &[u8]) {
@@ -232,7 +244,7 @@ fn fill_start_tag(tag: &mut TagToken, token: &Token<'_>) {
         attr.namespace = crate::AttrNamespace::None;
         attr.value.clear();
         if let Some(v) = a.value {
-            attr.value.push_str(&htrewrite_tokenizer::decode_attribute_value(v.slice(raw)));
+            attr.value.push_str(&decoded(v.slice(raw), htrewrite_tokenizer::decode_attribute_value));
         }
         n += 1;
     }
@@ -291,12 +303,7 @@ impl Shadow {
         let s = &mut Dyn(sink);
         match token.kind() {
             TokenKind::Text(mode) => {
-                // Without `&`, CR or NUL, valid UTF-8 text decodes to itself in every mode.
-                let raw = token.raw();
-                let text = match raw.contains(&b'&') || raw.contains(&b'\r') || raw.contains(&0) {
-                    false => std::str::from_utf8(raw).map_or_else(|_| token.text().unwrap_or_default(), Cow::Borrowed),
-                    true => token.text().unwrap_or_default(),
-                };
+                let text = decoded(token.raw(), |_| token.text().unwrap_or_default());
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
                 self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s)
             }
