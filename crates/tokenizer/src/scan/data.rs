@@ -32,9 +32,16 @@ impl Tokenizer {
             let (is_end, name_at) = match chunk.get(lt + 1) {
                 Some(b) if b.is_ascii_alphabetic() => (false, lt + 2),
                 Some(b'/') if chunk.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => (true, lt + 3),
-                Some(_) => {
+                Some(b'!' | b'/' | b'?') => {
                     self.state = State::TagOpen;
                     return self.tag_open(chunk, base, lt + 1, sink);
+                }
+                Some(_) => {
+                    // spec (tag open state): "Anything else":
+                    // invalid-first-character-of-tag-name; the `<` is text
+                    // and the data state goes on with the next byte.
+                    i = lt + 1;
+                    continue;
                 }
                 None => {
                     self.state = State::TagOpen;
