@@ -228,6 +228,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// For text tokens: the offset up to which the token's bytes were handled.
     cursor: u64,
     pub(crate) error: Option<RewritingError>,
+    /// After a failure in a held text node: its input bytes, not written.
+    unwritten: Vec<u8>,
 }
 
 impl<'h, K: HandlerKind> Core<'h, K> {
@@ -271,6 +273,18 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             token_done: false,
             cursor: 0,
             error: None,
+            unwritten: Vec::new(),
+        }
+    }
+
+    /// After a failure, for [`OnError::PassThrough`](crate::OnError::PassThrough):
+    /// the input bytes taken but not written (a text node held in
+    /// whole-text-node mode, with the rest of the failing token).
+    pub(crate) fn take_unwritten(&mut self) -> Vec<u8> {
+        let unwritten = std::mem::take(&mut self.unwritten);
+        match self.text.take() {
+            Some(open) if unwritten.is_empty() => open.held_raw,
+            _ => unwritten,
         }
     }
 
@@ -792,6 +806,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             if open.held_raw.len() > limit || open.held_raw.len() > self.memory_limit {
                 let needed = open.held_raw.len();
                 self.fail(RewritingError::MemoryLimitExceeded { limit: limit.min(self.memory_limit), needed });
+                // Not written: the held node and the rest of this token.
+                let mut unwritten = self.text.take().map(|o| o.held_raw).unwrap_or_default();
+                unwritten.extend_from_slice(&t.raw()[(end - base) as usize..]);
+                self.unwritten = unwritten;
             }
             return;
         }
@@ -1046,9 +1064,14 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             return Feedback::default();
         }
         let fb = self.core.token(t);
-        if self.core.error.is_some() && self.pass_through && !self.core.token_done {
-            // The failing token's own bytes: pass them through.
-            self.core.out.extend_from_slice(t.raw());
+        if self.core.error.is_some() && self.pass_through {
+            // The failing token's own bytes (and a text node held with it): pass them through.
+            let unwritten = self.core.take_unwritten();
+            if !unwritten.is_empty() {
+                self.core.out.extend_from_slice(&unwritten);
+            } else if !self.core.token_done {
+                self.core.out.extend_from_slice(t.raw());
+            }
             self.core.token_done = true;
         }
         if self.core.out.len() >= FLUSH_AT

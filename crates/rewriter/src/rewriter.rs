@@ -271,6 +271,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             let out = &mut self.out;
             let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
             let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush };
+            // A text node held in whole-text-node mode comes first.
+            let held = feed.core.take_unwritten();
+            feed.core.out.extend_from_slice(&held);
             self.tokenizer.finish(&mut feed);
             if let Some(front) = &mut self.front {
                 let mut rest = Vec::new();
