@@ -12,6 +12,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::Namespace;
+use crate::idhash::IdMap;
 use crate::tags::cats;
 
 /// HTML element names: those the tree construction rules name, and the common others.
@@ -304,10 +305,12 @@ impl Hasher for NameHasher {
 type NameMap = HashMap<&'static str, u32, BuildHasherDefault<NameHasher>>;
 
 struct Table {
-    /// Per namespace: the stored name → id.
+    /// Per namespace: the stored name → id (names of up to 8 bytes packed in a `u64`).
     exact: [NameMap; 3],
+    exact_short: [IdMap<u64, u32>; 3],
     /// Per namespace: the ASCII-lowercased name → id.
     lower: [NameMap; 3],
+    lower_short: [IdMap<u64, u32>; 3],
     names: Vec<&'static str>,
     cats: Vec<u16>,
 }
@@ -323,17 +326,30 @@ fn ns_index(ns: Namespace) -> usize {
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = Table { exact: Default::default(), lower: Default::default(), names: Vec::new(), cats: Vec::new() };
+        let mut t = Table {
+            exact: Default::default(),
+            exact_short: Default::default(),
+            lower: Default::default(),
+            lower_short: Default::default(),
+            names: Vec::new(),
+            cats: Vec::new(),
+        };
         for (ns, list) in [(Namespace::Html, HTML), (Namespace::Svg, SVG), (Namespace::MathMl, MATHML)] {
             for &name in list {
                 let id = t.names.len() as u32;
                 t.exact[ns_index(ns)].insert(name, id);
+                if let Some(k) = pack(name) {
+                    t.exact_short[ns_index(ns)].insert(k, id);
+                }
                 let lower: &'static str = if name.bytes().any(|b| b.is_ascii_uppercase()) {
                     Box::leak(name.to_ascii_lowercase().into_boxed_str())
                 } else {
                     name
                 };
                 t.lower[ns_index(ns)].insert(lower, id);
+                if let Some(k) = pack(lower) {
+                    t.lower_short[ns_index(ns)].insert(k, id);
+                }
                 t.names.push(name);
                 t.cats.push(cats(ns, name, false));
             }
@@ -344,12 +360,34 @@ fn table() -> &'static Table {
 
 /// The id of the element `name` (as stored: SVG names case-adjusted) of namespace `ns`, if known.
 pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
-    table().exact[ns_index(ns)].get(name).copied()
+    match pack(name) {
+        Some(k) => table().exact_short[ns_index(ns)].get(&k).copied(),
+        None if name.len() <= 8 => None,
+        None => table().exact[ns_index(ns)].get(name).copied(),
+    }
 }
 
 /// The id of the element whose ASCII-lowercased name is `lowercase`, if known.
 pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
-    table().lower[ns_index(ns)].get(lowercase).copied()
+    match pack(lowercase) {
+        Some(k) => table().lower_short[ns_index(ns)].get(&k).copied(),
+        None if lowercase.len() <= 8 => None,
+        None => table().lower[ns_index(ns)].get(lowercase).copied(),
+    }
+}
+
+/// A name of 1 to 8 bytes without NUL packed into a `u64` (zero-padded, so
+/// distinct names give distinct numbers); `None` for other names (the
+/// table's names have no NUL).
+#[inline]
+fn pack(name: &str) -> Option<u64> {
+    let b = name.as_bytes();
+    if b.is_empty() || b.len() > 8 || b.iter().any(|&c| c == 0) {
+        return None;
+    }
+    let mut word = [0u8; 8];
+    word[..b.len()].copy_from_slice(b);
+    Some(u64::from_le_bytes(word))
 }
 
 /// The stored name of a known id.

@@ -193,12 +193,12 @@ fn decoded<'a>(raw: &'a [u8], decode: impl FnOnce(&'a [u8]) -> Cow<'a, str>) -> 
 /// Appends a tag or attribute name as the tokenizer decodes it
 /// (`Token::tag_name`): ASCII-lowercased, U+0000 → U+FFFD, invalid UTF-8 → U+FFFD.
 fn push_name(out: &mut String, raw: &[u8]) {
-    if let Ok(s) = std::str::from_utf8(raw)
-        && !raw.contains(&0)
-    {
-        let start = out.len();
-        out.push_str(s);
-        out[start..].make_ascii_lowercase();
+    // ASCII without NUL (bytes 1..=0x7F): lowercased byte by byte.
+    if raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+        out.reserve(raw.len());
+        for &b in raw {
+            out.push(char::from(b.to_ascii_lowercase()));
+        }
         return;
     }
     out.extend(String::from_utf8_lossy(raw).chars().map(|c| match c {
