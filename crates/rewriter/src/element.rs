@@ -448,7 +448,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
             .map(|e| {
                 let abs = |r: Rel| base + r.start as u64..base + r.end as u64;
                 Attribute {
-                    name: e.name.clone(),
+                    name: e.name.to_ascii_lowercase(),
                     value: e.value.clone(),
                     raw_value: match (e.state, e.span, raw) {
                         (AttrState::Kept, Some(s), Some(raw)) => {
@@ -469,7 +469,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         match &self.e.attrs {
             Some(a) => a
                 .iter()
-                .find(|e| !e.duplicate && e.state != AttrState::Removed && e.name == lower)
+                .find(|e| !e.duplicate && e.state != AttrState::Removed && e.name.eq_ignore_ascii_case(&lower))
                 .map(|e| e.value.clone()),
             None => match &self.src.token {
                 Some(t) if self.doc.encoding == encoding_rs::UTF_8 => t.attribute(&lower).map(Cow::into_owned),
@@ -501,7 +501,10 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         self.require_start_tag()?;
         let lower = name.to_ascii_lowercase();
         let entries = self.entries();
-        match entries.iter_mut().find(|e| !e.duplicate && e.state != AttrState::Removed && e.name == lower) {
+        match entries
+            .iter_mut()
+            .find(|e| !e.duplicate && e.state != AttrState::Removed && e.name.eq_ignore_ascii_case(&lower))
+        {
             Some(e) => {
                 e.value = value.to_string();
                 if e.state == AttrState::Kept {
@@ -529,8 +532,8 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         self.require_start_tag()?;
         let lower = name.to_ascii_lowercase();
         let entries = self.entries();
-        entries.retain(|e| e.state != AttrState::Added || e.name != lower);
-        for e in entries.iter_mut().filter(|e| e.name == lower) {
+        entries.retain(|e| e.state != AttrState::Added || !e.name.eq_ignore_ascii_case(&lower));
+        for e in entries.iter_mut().filter(|e| e.name.eq_ignore_ascii_case(&lower)) {
             e.state = AttrState::Removed;
         }
         Ok(())

@@ -148,7 +148,9 @@ fn record(errors: &RefCell<Vec<String>>, r: Result<(), EditError>) -> HandlerRes
 /// Registers the handler for the case's action.
 ///
 /// Element actions (selector): `set_attribute`, `remove_attribute`
-/// (`attribute`, `value`), `set_tag_name`, `before`, `after`, `prepend`,
+/// (`attribute`, `value`), `set_attribute_twice` (then again, the name
+/// lowercased, to `value!`), `set_then_remove_attribute` (removed by the
+/// lowercased name), `set_tag_name`, `before`, `after`, `prepend`,
 /// `append`, `replace`, `set_inner_content`, `remove`,
 /// `remove_and_keep_content`, `describe` (inserts `[name flags attrs]` as
 /// text before the element). End actions (`element_end` on the selector):
@@ -174,6 +176,14 @@ fn install<'h>(s: Settings<'h>, case: &'h Case, errors: &'h RefCell<Vec<String>>
     let s = match case.action.as_str() {
         "set_attribute" => s.element(sel, move |el| rec(el.set_attribute(attr, value))),
         "remove_attribute" => s.element(sel, move |el| rec(el.remove_attribute(attr))),
+        "set_attribute_twice" => s.element(sel, move |el| {
+            rec(el.set_attribute(attr, value))?;
+            rec(el.set_attribute(&attr.to_ascii_lowercase(), &format!("{value}!")))
+        }),
+        "set_then_remove_attribute" => s.element(sel, move |el| {
+            rec(el.set_attribute(attr, value))?;
+            rec(el.remove_attribute(&attr.to_ascii_lowercase()))
+        }),
         "set_tag_name" => s.element(sel, move |el| rec(el.set_tag_name(value))),
         "before" => s.element(sel, move |el| rec(el.before(value, ty))),
         "after" => s.element(sel, move |el| rec(el.after(value, ty))),
