@@ -382,7 +382,7 @@ pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
 #[inline]
 fn pack(name: &str) -> Option<u64> {
     let b = name.as_bytes();
-    if b.is_empty() || b.len() > 8 || b.iter().any(|&c| c == 0) {
+    if b.is_empty() || b.len() > 8 || !b.iter().all(|&c| c != 0) {
         return None;
     }
     let mut word = [0u8; 8];
