@@ -66,7 +66,8 @@ pub struct Tokenizer {
     pub(crate) name: Rel,
     /// The tag being scanned: its finished attributes.
     pub(crate) attrs: Vec<AttributeSpan>,
-    /// The tag being scanned: the attribute in progress.
+    /// The tag being scanned: the attribute in progress (the default when
+    /// none is: pushing an attribute takes it).
     pub(crate) attr: AttributeSpan,
     /// The tag being scanned: `/>`.
     pub(crate) self_closing: bool,

@@ -253,11 +253,12 @@ impl Tokenizer {
         self.emit_tag(chunk, base, gt, sink)
     }
 
-    /// Pushes a finished attribute; it stays in `self.attr` too, as the
-    /// single-state handlers leave it.
+    /// Pushes a finished attribute built in locals. `self.attr` holds only
+    /// an attribute in progress and is the default otherwise (the
+    /// single-state handlers take it when they push), so it is left alone.
     #[inline(always)]
     fn push_attribute(&mut self, attr: AttributeSpan) {
-        self.attr = attr;
+        debug_assert_eq!(self.attr, AttributeSpan::default());
         self.attrs.push(attr);
     }
 
@@ -326,16 +327,16 @@ impl Tokenizer {
                 j + 1
             }
             b'/' => {
-                self.attrs.push(self.attr);
+                self.attrs.push(std::mem::take(&mut self.attr));
                 self.state = State::SelfClosingStartTag;
                 j + 1
             }
             b'>' => {
-                self.attrs.push(self.attr);
+                self.attrs.push(std::mem::take(&mut self.attr));
                 self.emit_tag(chunk, base, j, sink)
             }
             _ => {
-                self.attrs.push(self.attr);
+                self.attrs.push(std::mem::take(&mut self.attr));
                 let at = self.rel(base, j);
                 self.attr = AttributeSpan { name: Rel::new(at, at), value: None, quote: Quote::None };
                 self.state = State::AttributeName;
@@ -375,7 +376,7 @@ impl Tokenizer {
                 // spec: missing-attribute-value; emit the tag.
                 let at = self.rel(base, j);
                 self.attr.value = Some(Rel::new(at, at));
-                self.attrs.push(self.attr);
+                self.attrs.push(std::mem::take(&mut self.attr));
                 self.emit_tag(chunk, base, j, sink)
             }
             _ => {
@@ -398,7 +399,7 @@ impl Tokenizer {
         if let Some(v) = &mut self.attr.value {
             v.end = (base + j as u64 - self.token_start) as usize;
         }
-        self.attrs.push(self.attr);
+        self.attrs.push(std::mem::take(&mut self.attr));
         self.state = State::AfterAttributeValueQuoted;
         j + 1
     }
@@ -418,7 +419,7 @@ impl Tokenizer {
         if let Some(v) = &mut self.attr.value {
             v.end = (base + j as u64 - self.token_start) as usize;
         }
-        self.attrs.push(self.attr);
+        self.attrs.push(std::mem::take(&mut self.attr));
         if chunk[j] == b'>' {
             self.emit_tag(chunk, base, j, sink)
         } else {
