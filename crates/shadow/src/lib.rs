@@ -58,7 +58,10 @@
 //!   (for text, its first non-whitespace character).
 //! - **Bounded memory**: O(depth of the stack of open elements + length of the
 //!   list of active formatting elements), plus the whitespace pending in
-//!   "in table text"; no DOM is kept.
+//!   "in table text" and the reused buffers of the largest tag processed;
+//!   no DOM is kept. Known element names come from a fixed table; other
+//!   names are interned only while an element with them is open (a few
+//!   hundred are kept for reuse).
 //! - **Linear time**: scope checks, the "any other end tag" searches (HTML and
 //!   foreign), the `<li>`/`<dd>`/`<dt>` loops, resetting the insertion mode,
 //!   and the Noah's Ark clause use per-name and per-category indexes of the
