@@ -177,6 +177,18 @@ fn in_place_rewrites_atomically_and_keeps_permissions() {
 }
 
 #[test]
+fn in_place_leaves_unchanged_files_alone() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page.html");
+    fs::write(&file, "<p class=x>a</p>").unwrap();
+    let inode = fs::metadata(&file).unwrap().ino();
+    htrewrite().args(["-i", "--set-attr", "p", "class", "x"]).arg(&file).assert().success();
+    assert_eq!(fs::metadata(&file).unwrap().ino(), inode, "not replaced");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
 fn in_place_failure_halfway_leaves_the_original_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("page.html");
