@@ -15,6 +15,10 @@
 //!   at the end never changes the tokens of the rest of the document: the
 //!   output re-tokenized (with the tree-builder shadow choosing text modes)
 //!   has exactly the input's non-text tokens, byte for byte.
+//! - `comment_set_text_reads_back`: `Comment::set_text` with arbitrary data
+//!   is either refused or gives a comment whose data, read back, is that
+//!   data (as the parser normalizes it: CR LF, NUL); the rest of the
+//!   document keeps its tokens.
 
 mod common;
 
@@ -125,6 +129,7 @@ fn main() {
         Trial::test("no_handlers_round_trip", || property(document(), |doc| round_trip(doc, false))),
         Trial::test("set_attribute_changes_only_its_value", || property(attribute_case(), set_attribute)),
         Trial::test("inserted_text_keeps_tokenization", || property(insertion_case(), inserted_text)),
+        Trial::test("comment_set_text_reads_back", || property(comment_case(), comment_set_text)),
     ];
     libtest_mimic::run(&args, trials).exit();
 }
@@ -442,6 +447,70 @@ fn inserted_text(case: &InsertionCase) -> Result<(), String> {
                 show(&want),
                 show(&got)
             ));
+        }
+        Ok(())
+    })
+}
+
+/// A document and the data every comment is set to.
+fn comment_case() -> impl Strategy<Value = (Vec<u8>, String)> {
+    let data = prop_oneof![
+        any::<String>(),
+        proptest::collection::vec(
+            proptest::sample::select(&["-", "--", "!", ">", "<", "<!", "a", "\r", "\0", "-->", "--!>", " "][..]),
+            0..6
+        )
+        .prop_map(|v| v.concat()),
+    ];
+    (document(), data)
+}
+
+/// The comments' data, in order, as handlers read them.
+fn comment_data(doc: &[u8]) -> Vec<String> {
+    let seen = RefCell::new(Vec::new());
+    let settings = Settings::new().doc_comments(|c| {
+        seen.borrow_mut().push(c.text().to_owned());
+        Ok(())
+    });
+    let outcome = common::rewrite(settings, doc, common::Chunking::Whole);
+    assert!(outcome.error.is_none());
+    seen.into_inner()
+}
+
+fn comment_set_text(case: &(Vec<u8>, String)) -> Result<(), String> {
+    let (doc, data) = case;
+    let input = tokens(doc);
+    if input.cut_at_eof {
+        return Err(REJECT.to_owned());
+    }
+    let before = comment_data(doc);
+    let read_back = data.replace("\r\n", "\n").replace('\r', "\n").replace('\0', "\u{FFFD}");
+    common::each_chunking(&seed_name(doc), |chunking| {
+        let refused = RefCell::new(false);
+        let settings = Settings::new().doc_comments(|c| {
+            *refused.borrow_mut() = c.set_text(data).is_err();
+            Ok(())
+        });
+        let outcome = common::rewrite(settings, doc, chunking);
+        if let Some(e) = outcome.error {
+            return Err(format!("failed: {e}"));
+        }
+        let want: Vec<String> =
+            if refused.into_inner() { before.clone() } else { before.iter().map(|_| read_back.clone()).collect() };
+        let got = comment_data(&outcome.output);
+        if got != want {
+            return Err(format!(
+                "comments {got:?}, want {want:?} ({} -> {})",
+                common::show(doc),
+                common::show(&outcome.output)
+            ));
+        }
+        // Only comments changed: the other tokens are the input's.
+        let others = |t: Tokens| -> Vec<Vec<u8>> {
+            t.non_text.into_iter().filter(|(k, _)| !matches!(k, TokenKind::Comment(_))).map(|(_, raw)| raw).collect()
+        };
+        if others(tokens(&outcome.output)) != others(tokens(doc)) {
+            return Err(format!("tokens changed: {} -> {}", common::show(doc), common::show(&outcome.output)));
         }
         Ok(())
     })
