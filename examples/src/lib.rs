@@ -2,4 +2,8 @@
 //!
 //! - `tokenize`: prints every token of a file with its span, fed in 4 KiB
 //!   chunks: `cargo run -p htrewrite-examples --example tokenize -- examples/sample.html`.
+//! - `proxy`: a reverse proxy rewriting HTML in flight ([`proxy`]):
+//!   `cargo run -p htrewrite-examples --example proxy -- --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 --inject-head '<script src=/x.js></script>'`.
 #![forbid(unsafe_code)]
+
+pub mod proxy;

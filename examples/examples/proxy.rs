@@ -1,0 +1,86 @@
+//! A reverse proxy that rewrites HTML pages of one upstream in flight.
+//!
+//! ```text
+//! cargo run -p htrewrite-examples --example proxy -- \
+//!     --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 \
+//!     [--rules rules.toml] [--inject-head '<script src="/x.js"></script>']
+//! ```
+//!
+//! `--rules` takes the CLI's TOML rules (see `htrewrite_cli::rules`);
+//! `--inject-head` appends HTML at the end of `<head>`. Absolute links and
+//! `Location` headers pointing at the upstream are rewritten to the proxy.
+//! Gzip upstreams are decompressed, rewritten and compressed again for
+//! clients that accept gzip. Set `RUST_LOG`-style tracing with a subscriber
+//! of your own; this example prints the layer's counters on Ctrl-C.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use htrewrite_cli::rules::RuleSet;
+use htrewrite_examples::proxy::{Config, Rules, serve};
+
+const USAGE: &str =
+    "usage: proxy --upstream http://HOST:PORT [--listen ADDR:PORT] [--rules FILE.toml] [--inject-head HTML]";
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("proxy: {message}\n{USAGE}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let mut listen = "127.0.0.1:8080".to_string();
+    let mut upstream = None;
+    let mut rules = Rules::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--listen" => listen = value()?,
+            "--upstream" => upstream = Some(value()?),
+            "--rules" => {
+                let path = value()?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+                let set = RuleSet::from_toml_str(&text).map_err(|e| format!("{path}: {e}"))?;
+                rules.rule_set = Some(Arc::new(set));
+            }
+            "--inject-head" => rules.inject_head = Some(value()?),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    let upstream: http::Uri =
+        upstream.ok_or("--upstream is required")?.parse().map_err(|e| format!("--upstream: {e}"))?;
+    if upstream.scheme_str() != Some("http") || upstream.authority().is_none() {
+        return Err("--upstream must be http://HOST[:PORT]".into());
+    }
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("{listen}: {e}"))?;
+        eprintln!("proxy: listening on http://{}, forwarding to {upstream}", listener.local_addr().unwrap());
+        let mut stats = None;
+        let config = Config { upstream, rules };
+        let result = tokio::select! {
+            r = serve(listener, config, |s| stats = Some(s)) => r.map_err(|e| e.to_string()),
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        };
+        if let Some(s) = stats {
+            eprintln!(
+                "proxy: {} rewritten, {} left alone, {} failures passed through, {} aborted",
+                s.rewritten(),
+                s.skipped(),
+                s.passed_through(),
+                s.aborted()
+            );
+        }
+        result
+    })?;
+    Ok(())
+}

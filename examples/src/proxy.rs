@@ -1,0 +1,229 @@
+//! A reverse proxy that rewrites HTML in flight: hyper-util's client to one
+//! configured upstream, [`htrewrite_tower::HtmlRewriteLayer`] between
+//! tower-http's decompression (upstream side) and compression (client side).
+//!
+//! It forwards every request to the configured upstream only (never to a
+//! host named by the request: it is no open proxy), with `Host` set to the
+//! upstream's authority and `X-Forwarded-Host`/`-Proto`/`-For` added;
+//! hop-by-hop headers are dropped both ways. A `Location` pointing at the
+//! upstream is rewritten to the proxy's own host, and so are absolute links
+//! to the upstream in `href`, `src` and `action` attributes. An upstream that
+//! cannot be reached is a 502.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use htrewrite::{ContentType, Sendable, Settings};
+use htrewrite_cli::rules::RuleSet;
+use htrewrite_tower::{HtmlRewriteLayer, Stats};
+use http::header::{HOST, HeaderName, HeaderValue, LOCATION};
+use http::{HeaderMap, Request, Response, StatusCode, Uri, request, response};
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use tokio::net::TcpListener;
+use tower::{Service, ServiceBuilder, ServiceExt};
+
+/// The proxy's response body.
+pub type ProxyBody = UnsyncBoxBody<Bytes, Box<dyn std::error::Error + Send + Sync>>;
+
+/// What the proxy does to HTML pages.
+#[derive(Clone, Default)]
+pub struct Rules {
+    /// Rules in the CLI's TOML format (`htrewrite_cli::rules`).
+    pub rule_set: Option<Arc<RuleSet>>,
+    /// HTML appended at the end of `<head>`.
+    pub inject_head: Option<String>,
+}
+
+/// The proxy's configuration.
+#[derive(Clone)]
+pub struct Config {
+    /// `http://host:port` of the upstream (the only host requests go to).
+    pub upstream: Uri,
+    /// What to do to HTML responses.
+    pub rules: Rules,
+}
+
+/// Hop-by-hop headers (RFC 9110, section 7.6.1), never forwarded.
+const HOP_BY_HOP: [&str; 8] = [
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+
+fn strip_hop_by_hop(headers: &mut HeaderMap) {
+    let named: Vec<HeaderName> = headers
+        .get_all(http::header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|n| HeaderName::from_bytes(n.trim().as_bytes()).ok())
+        .collect();
+    for name in named {
+        headers.remove(name);
+    }
+    for name in HOP_BY_HOP {
+        headers.remove(name);
+    }
+}
+
+/// The settings for one page: the rules, the head injection, and absolute
+/// links to the upstream rewritten to the proxy's host.
+fn settings(rules: &Rules, upstream_origin: &str, proxy_origin: Option<String>) -> Settings<'static, Sendable> {
+    let mut settings = match &rules.rule_set {
+        Some(set) => set.settings(),
+        None => Settings::new_send(),
+    };
+    if let Some(html) = rules.inject_head.clone() {
+        settings = settings.element("head", move |el| {
+            el.append(&html, ContentType::Html)?;
+            Ok(())
+        });
+    }
+    if let Some(proxy_origin) = proxy_origin {
+        for attr in ["href", "src", "action"] {
+            let from = upstream_origin.to_string();
+            let to = proxy_origin.clone();
+            settings = settings.element(&format!("[{attr}^='{from}' i]"), move |el| {
+                if let Some(value) = el.get_attribute(attr)
+                    && value.len() >= from.len()
+                    && value[..from.len()].eq_ignore_ascii_case(&from)
+                {
+                    let rest = &value[from.len()..];
+                    if rest.is_empty() || rest.starts_with(['/', '?', '#']) {
+                        el.set_attribute(attr, &format!("{to}{rest}"))?;
+                    }
+                }
+                Ok(())
+            });
+        }
+    }
+    settings
+}
+
+/// The layer's factory: every HTML page gets [`settings`].
+fn factory(
+    rules: Rules,
+    upstream_origin: String,
+) -> impl Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>> + Send + Sync + Clone + 'static {
+    move |req, _| Some(settings(&rules, &upstream_origin, proxy_origin(&req.headers, "x-forwarded-host")))
+}
+
+/// The proxy's origin as the client named it (`http://` + the `Host` it sent, found in `header`).
+fn proxy_origin(headers: &HeaderMap, header: &str) -> Option<String> {
+    let host = headers.get(header)?.to_str().ok()?;
+    (!host.is_empty() && !host.contains(['/', ' ', '@'])).then(|| format!("http://{host}"))
+}
+
+fn bad_gateway(message: String) -> Response<ProxyBody> {
+    let mut res = Response::new(Full::new(Bytes::from(message)).map_err(|e| match e {}).boxed_unsync());
+    *res.status_mut() = StatusCode::BAD_GATEWAY;
+    res.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    res
+}
+
+/// Serves the proxy on `listener` until the task is dropped; returns the layer's counters
+/// through `on_stats` before serving.
+///
+/// # Errors
+/// When accepting a connection fails.
+pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(Stats)) -> std::io::Result<()> {
+    let upstream_authority = config.upstream.authority().expect("upstream has an authority").clone();
+    let upstream_origin = format!("http://{upstream_authority}");
+    let client: Client<HttpConnector, Incoming> = Client::builder(TokioExecutor::new()).build_http();
+    let layer = HtmlRewriteLayer::new(factory(config.rules.clone(), upstream_origin.clone()));
+    on_stats(layer.stats());
+    let service = ServiceBuilder::new()
+        .layer(tower_http::compression::CompressionLayer::new())
+        .layer(layer)
+        .layer(tower_http::decompression::DecompressionLayer::new())
+        .service(client);
+
+    loop {
+        let (stream, peer) = listener.accept().await?;
+        let service = service.clone();
+        let upstream_authority = upstream_authority.clone();
+        let upstream_origin = upstream_origin.clone();
+        let handle = hyper::service::service_fn(move |req: Request<Incoming>| {
+            let service = service.clone();
+            let authority = upstream_authority.clone();
+            let upstream_origin = upstream_origin.clone();
+            async move { Ok::<_, Infallible>(forward(service, req, peer, authority, upstream_origin).await) }
+        });
+        tokio::spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), handle);
+            if let Err(error) = conn.await {
+                tracing::debug!(%error, %peer, "connection ended with an error");
+            }
+        });
+    }
+}
+
+/// Forwards one request to the upstream and fixes up the response.
+async fn forward<S, B>(
+    service: S,
+    req: Request<Incoming>,
+    peer: SocketAddr,
+    authority: http::uri::Authority,
+    upstream_origin: String,
+) -> Response<ProxyBody>
+where
+    S: Service<Request<Incoming>, Response = Response<B>>,
+    S::Error: std::fmt::Display,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let (mut parts, body) = req.into_parts();
+    let client_host = parts.headers.get(HOST).cloned();
+    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    parts.uri = match Uri::builder().scheme("http").authority(authority.clone()).path_and_query(path).build() {
+        Ok(uri) => uri,
+        Err(e) => return bad_gateway(format!("bad request target: {e}\n")),
+    };
+    strip_hop_by_hop(&mut parts.headers);
+    let proxy_origin = proxy_origin(&parts.headers, "host");
+    if let Some(host) = client_host {
+        parts.headers.insert(HeaderName::from_static("x-forwarded-host"), host);
+    }
+    parts.headers.insert(HeaderName::from_static("x-forwarded-proto"), HeaderValue::from_static("http"));
+    if let Ok(v) = HeaderValue::from_str(&peer.ip().to_string()) {
+        parts.headers.append(HeaderName::from_static("x-forwarded-for"), v);
+    }
+    // The upstream gets its own Host; the rewrite factory reads X-Forwarded-Host (for links).
+    let upstream_host = HeaderValue::from_str(authority.as_str()).expect("authority is a valid header value");
+    let mut req = Request::from_parts(parts, body);
+    req.headers_mut().insert(HOST, upstream_host);
+    match service.oneshot(req).await {
+        Ok(res) => {
+            let (mut parts, body) = res.into_parts();
+            // Our own framing towards the client (an HTTP/1.0 upstream would otherwise make
+            // the server close every connection).
+            parts.version = http::Version::HTTP_11;
+            strip_hop_by_hop(&mut parts.headers);
+            if let (Some(location), Some(proxy_origin)) = (parts.headers.get(LOCATION), &proxy_origin)
+                && let Ok(location) = location.to_str()
+                && location.len() >= upstream_origin.len()
+                && location[..upstream_origin.len()].eq_ignore_ascii_case(&upstream_origin)
+                && let Ok(v) = HeaderValue::from_str(&format!("{proxy_origin}{}", &location[upstream_origin.len()..]))
+            {
+                parts.headers.insert(LOCATION, v);
+            }
+            Response::from_parts(parts, body.map_err(Into::into).boxed_unsync())
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "upstream request failed");
+            bad_gateway(format!("upstream error: {e}\n"))
+        }
+    }
+}

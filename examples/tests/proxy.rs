@@ -1,0 +1,191 @@
+//! The reverse proxy example end to end on loopback: an axum upstream, the proxy
+//! (`htrewrite_examples::proxy::serve`) and the hyper-util client.
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body as AxumBody;
+use axum::extract::Path;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use bytes::Bytes;
+use htrewrite_cli::rules::RuleSet;
+use htrewrite_examples::proxy::{Config, Rules, serve};
+use htrewrite_tower::Stats;
+use http::header::{ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST, LOCATION};
+use http::{Method, Request, StatusCode};
+use http_body_util::{BodyExt, Empty};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const SCRIPT: &str = "<script src=\"/injected.js\"></script>";
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/corpus")
+}
+
+async fn page(Path(path): Path<String>) -> Response {
+    let bytes = std::fs::read(corpus().join(path)).unwrap();
+    ([(CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response()
+}
+
+async fn upstream(gzip: bool) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let origin = format!("http://{addr}");
+    let links =
+        format!("<html><head></head><body><a href=\"{origin}/x?y#z\">in</a> <a href=\"http://other.example/\">out</a>");
+    let location = format!("{origin}/moved-here");
+    let app = Router::new()
+        .route("/page/{*path}", get(page))
+        .route("/links", get(move || async move { ([(CONTENT_TYPE, "text/html")], links) }))
+        .route("/redirect", get(move || async move { Redirect::temporary(&location) }))
+        .route("/host", get(|headers: http::HeaderMap| async move { format!("{:?}", headers.get(HOST)) }))
+        .route("/rules", get(|| async { ([(CONTENT_TYPE, "text/html")], "<img src=a.png><p class=ad>ad</p>") }))
+        .route(
+            "/partial",
+            get(|| async {
+                (
+                    StatusCode::PARTIAL_CONTENT,
+                    [(CONTENT_TYPE, "text/html"), (http::header::CONTENT_RANGE, "bytes 0-5/9")],
+                    "<head>",
+                )
+            }),
+        )
+        .route(
+            "/big",
+            get(|| async {
+                // 8 MiB of HTML in 64 KiB chunks, streamed.
+                let chunk = Bytes::from("<p>".to_string() + &"x".repeat(64 * 1024 - 3));
+                let head =
+                    futures_util::stream::iter([Ok::<_, std::io::Error>(Bytes::from("<html><head></head><body>"))]);
+                let rest = futures_util::stream::iter((0..128).map(move |_| Ok(chunk.clone())));
+                (
+                    [(CONTENT_TYPE, "text/html; charset=utf-8")],
+                    AxumBody::from_stream(futures_util::StreamExt::chain(head, rest)),
+                )
+            }),
+        );
+    let app = if gzip { app.layer(tower_http::compression::CompressionLayer::new()) } else { app };
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
+}
+
+async fn proxy(upstream: SocketAddr, rules: Rules) -> (SocketAddr, Stats) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = Config { upstream: format!("http://{upstream}").parse().unwrap(), rules };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        serve(listener, config, |s| tx.send(s).unwrap()).await.unwrap();
+    });
+    (addr, rx.await.unwrap())
+}
+
+fn inject() -> Rules {
+    Rules { rule_set: None, inject_head: Some(SCRIPT.to_string()) }
+}
+
+fn client() -> Client<HttpConnector, Empty<Bytes>> {
+    Client::builder(TokioExecutor::new()).build_http()
+}
+
+async fn fetch(method: Method, addr: SocketAddr, path: &str, gzip: bool) -> (http::response::Parts, Bytes) {
+    let mut req = Request::builder().method(method).uri(format!("http://{addr}{path}"));
+    if gzip {
+        req = req.header(ACCEPT_ENCODING, "gzip");
+    }
+    let res = client().request(req.body(Empty::new()).unwrap()).await.unwrap();
+    let (parts, body) = res.into_parts();
+    (parts, body.collect().await.unwrap().to_bytes())
+}
+
+fn without_script(body: &[u8]) -> Option<Vec<u8>> {
+    let at = body.windows(SCRIPT.len()).position(|w| w == SCRIPT.as_bytes())?;
+    Some([&body[..at], &body[at + SCRIPT.len()..]].concat())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_through_the_proxy_identity_and_gzip() {
+    for gzip in [false, true] {
+        let up = upstream(gzip).await;
+        let (px, stats) = proxy(up, inject()).await;
+        for name in ["lol-html-bench/cloudflare.com.html", "readability/wikipedia.html", "html5ever-bench/lipsum.html"]
+        {
+            let original = std::fs::read(corpus().join(name)).unwrap();
+            let (parts, body) = fetch(Method::GET, px, &format!("/page/{name}"), gzip).await;
+            assert_eq!(parts.status, StatusCode::OK);
+            assert!(parts.headers.get(CONTENT_LENGTH).is_none(), "{name}");
+            let body = if gzip {
+                assert_eq!(parts.headers.get(CONTENT_ENCODING).unwrap(), "gzip");
+                let mut out = Vec::new();
+                flate2::read::GzDecoder::new(&body[..]).read_to_end(&mut out).unwrap();
+                out
+            } else {
+                body.to_vec()
+            };
+            assert_eq!(without_script(&body).expect("script injected"), original, "{name}: other bytes changed");
+        }
+        assert_eq!(stats.rewritten(), 3);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_location_links_and_untouched_responses() {
+    let up = upstream(false).await;
+    let (px, stats) = proxy(up, inject()).await;
+    // The upstream sees its own Host.
+    let (_, body) = fetch(Method::GET, px, "/host", false).await;
+    assert_eq!(body, format!("Some({:?})", up.to_string()));
+    // Location and links to the upstream point at the proxy; other links stay.
+    let (parts, _) = fetch(Method::GET, px, "/redirect", false).await;
+    assert_eq!(parts.headers.get(LOCATION).unwrap().to_str().unwrap(), format!("http://{px}/moved-here"));
+    let (_, body) = fetch(Method::GET, px, "/links", false).await;
+    let body = String::from_utf8(body.to_vec()).unwrap();
+    assert!(body.contains(&format!("<a href=\"http://{px}/x?y#z\">in</a>")), "{body}");
+    assert!(body.contains("<a href=\"http://other.example/\">out</a>"), "{body}");
+    // HEAD and 206 pass untouched.
+    let (parts, body) = fetch(Method::HEAD, px, "/page/html5ever-bench/lipsum.html", false).await;
+    assert!(parts.headers.get(CONTENT_LENGTH).is_some() && body.is_empty());
+    let (parts, body) = fetch(Method::GET, px, "/partial", false).await;
+    assert_eq!((parts.status, &body[..]), (StatusCode::PARTIAL_CONTENT, &b"<head>"[..]));
+    assert_eq!(stats.rewritten(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_file_from_the_cli() {
+    let up = upstream(false).await;
+    let toml = "version = 1\n\n[[rule]]\nselector = \"img\"\naction = \"set-attr\"\nname = \"loading\"\nvalue = \"lazy\"\n\n[[rule]]\nselector = \"p.ad\"\naction = \"remove\"\n";
+    let rules = Rules { rule_set: Some(Arc::new(RuleSet::from_toml_str(toml).unwrap())), inject_head: None };
+    let (px, _) = proxy(up, rules).await;
+    let (_, body) = fetch(Method::GET, px, "/rules", false).await;
+    assert_eq!(&body[..], b"<img src=a.png loading=\"lazy\">");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn faults_502_early_disconnect_and_a_big_page() {
+    // Nothing listens on the upstream port: 502.
+    let dead = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
+    let (px, _) = proxy(dead, inject()).await;
+    let (parts, _) = fetch(Method::GET, px, "/", false).await;
+    assert_eq!(parts.status, StatusCode::BAD_GATEWAY);
+
+    // A client that reads a little of a big page and hangs up; the proxy goes on serving.
+    let up = upstream(false).await;
+    let (px, stats) = proxy(up, inject()).await;
+    let mut conn = tokio::net::TcpStream::connect(px).await.unwrap();
+    conn.write_all(b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut first = [0u8; 4096];
+    let n = conn.read(&mut first).await.unwrap();
+    assert!(first[..n].starts_with(b"HTTP/1.1 200"));
+    drop(conn);
+    // The whole 8 MiB page streams through.
+    let (_, body) = fetch(Method::GET, px, "/big", false).await;
+    assert_eq!(body.len(), 25 + 128 * 64 * 1024 + SCRIPT.len());
+    assert_eq!(stats.rewritten(), 2);
+}
