@@ -182,9 +182,13 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
 /// decodes to itself (in every text mode and in attribute values), so
 /// `decode` runs only when one of them is there or the bytes are not UTF-8.
 fn decoded<'a>(raw: &'a [u8], decode: impl FnOnce(&'a [u8]) -> Cow<'a, str>) -> Cow<'a, str> {
-    if !(raw.contains(&b'&') || raw.contains(&b'\r') || raw.contains(&0))
-        && let Ok(s) = std::str::from_utf8(raw)
-    {
+    // Short runs (most attribute values, much text) in one loop; long ones with memchr.
+    let plain = if raw.len() < 64 {
+        !raw.iter().any(|&b| matches!(b, b'&' | b'\r' | 0))
+    } else {
+        !(raw.contains(&b'&') || raw.contains(&b'\r') || raw.contains(&0))
+    };
+    if plain && let Ok(s) = std::str::from_utf8(raw) {
         return Cow::Borrowed(s);
     }
     decode(raw)
