@@ -114,9 +114,13 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             (None, Vec::new())
         } else {
             match &options.selectors {
-                Some(shared) if selectors.iter().all(|s| shared.list.contains(s)) => {
-                    let map =
-                        shared.list.iter().map(|s| selectors.iter().position(|x| x == s).map(|g| g as u32)).collect();
+                Some(shared) if selectors.iter().all(|s| shared.index.contains_key(s)) => {
+                    // Program rule → handler group; a selector listed twice in the
+                    // shared list maps once (its first rule), so its handlers run once.
+                    let mut map = vec![None; shared.list.len()];
+                    for (g, s) in selectors.iter().enumerate() {
+                        map[shared.index[s]] = Some(g as u32);
+                    }
                     (Some(shared.program.clone()), map)
                 }
                 _ => {

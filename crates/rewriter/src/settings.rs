@@ -555,6 +555,8 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
 pub struct Selectors {
     pub(crate) program: Arc<Program>,
     pub(crate) list: Arc<[String]>,
+    /// Each selector's first position in `list`.
+    pub(crate) index: Arc<std::collections::HashMap<String, usize>>,
 }
 
 impl Selectors {
@@ -569,7 +571,11 @@ impl Selectors {
     {
         let list: Vec<String> = selectors.into_iter().map(|s| s.as_ref().to_string()).collect();
         let program = compile(&list)?;
-        Ok(Selectors { program: Arc::new(program), list: list.into() })
+        let mut index = std::collections::HashMap::with_capacity(list.len());
+        for (i, s) in list.iter().enumerate() {
+            index.entry(s.clone()).or_insert(i);
+        }
+        Ok(Selectors { program: Arc::new(program), list: list.into(), index: Arc::new(index) })
     }
 
     /// The selectors, in order.
@@ -589,5 +595,23 @@ pub(crate) fn compile(list: &[String]) -> Result<Program, RewritingError> {
             let error = Program::new([selector.as_str()]).err().unwrap_or(error);
             Err(RewritingError::Selector { selector, error })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Selectors, Settings, rewrite_str};
+
+    /// Issue 6 regression: a selector listed twice in shared `Selectors` ran its handlers twice.
+    #[test]
+    fn shared_selectors_listed_twice_run_handlers_once() {
+        let compiled = Selectors::new(["p", "a", "p"]).unwrap();
+        let mut n = 0;
+        let settings = Settings::new().with_selectors(&compiled).element("p", |_| {
+            n += 1;
+            Ok(())
+        });
+        rewrite_str("<p>x<p>y", settings).unwrap();
+        assert_eq!(n, 2);
     }
 }
