@@ -439,6 +439,38 @@ impl Shadow {
         self.b.stack.view()
     }
 
+    /// The [current node](https://html.spec.whatwg.org/multipage/parsing.html#current-node)
+    /// (the top of the stack of open elements), if any.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let p = TagToken::new("p", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&p), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.current_node().map(|e| e.name()), Some("p"));
+    /// ```
+    ///
+    /// # Complexity
+    /// O(1), also when [`Shadow::open_elements`] would have to copy the stack.
+    pub fn current_node(&self) -> Option<&OpenElement> {
+        self.b.stack.current()
+    }
+
+    /// The number of open elements, in O(1).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let p = TagToken::new("p", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&p), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.open_element_count(), shadow.open_elements().len()); // html body p
+    /// ```
+    pub fn open_element_count(&self) -> usize {
+        self.b.stack.live_len()
+    }
+
     /// Whether the element `id` is on the stack of open elements (e.g. the
     /// head or form element pointer, or an element a selector matched).
     ///

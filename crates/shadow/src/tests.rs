@@ -625,6 +625,9 @@ fn check_indexes(html: &str, scripting: bool) {
             if let Err(e) = compare_with_naive_walks(&self.0) {
                 panic!("{:?}: after {raw:?}: {e}", self.1);
             }
+            // The O(1) views agree with the hole-free copy of the stack.
+            assert_eq!(self.0.open_element_count(), self.0.open_elements().len(), "{:?}: after {raw:?}", self.1);
+            assert_eq!(self.0.current_node(), self.0.open_elements().last(), "{:?}: after {raw:?}", self.1);
             f
         }
     }
