@@ -5,6 +5,8 @@
 //! token from the current chunk or the carry-over buffer, and the end-of-chunk
 //! rule that flushes text as early as it is certainly text.
 
+use std::ops::RangeInclusive;
+
 use crate::{
     AttributeSpan, CommentKind, DropReason, Feedback, InputStreamChecker, ParseError, ParseErrorCode, Rel, Span, State,
     TextMode, Token, TokenKind, TokenSink,
@@ -469,6 +471,34 @@ impl Tokenizer {
         // starts (`start_tag_token`); it is a function of the bytes seen, so
         // the state stays canonical without clearing it here.
         i + 1
+    }
+
+    /// [`Tokenizer::emit_tag`] for the tag `chunk[tag]`, whose bounds the
+    /// caller knows; a tag that began in an earlier chunk (`tag` starts past
+    /// its end: the start index wrapped) goes out of line.
+    #[inline(always)]
+    pub(crate) fn emit_tag_at<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        tag: RangeInclusive<usize>,
+        sink: &mut S,
+    ) -> usize {
+        let (start, gt) = tag.into_inner();
+        if start > gt {
+            return self.emit_tag_carried(chunk, base, gt, sink);
+        }
+        let kind = if self.is_end_tag { TokenKind::EndTag } else { TokenKind::StartTag };
+        let end = base + gt as u64 + 1;
+        let feedback = self.deliver(&chunk[start..=gt], base + start as u64, end, kind, false, sink);
+        self.state = if self.is_end_tag { State::Data } else { state_for_mode(feedback.text_mode) };
+        gt + 1
+    }
+
+    /// [`Tokenizer::emit_tag`], out of line.
+    #[inline(never)]
+    fn emit_tag_carried<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
+        self.emit_tag(chunk, base, i, sink)
     }
 
     /// Flushes, at the end of a chunk, the text that is certainly text, and

@@ -250,7 +250,7 @@ impl Tokenizer {
                 }
             }
         };
-        self.emit_tag(chunk, base, gt, sink)
+        self.emit_tag_at(chunk, base, origin..=gt, sink)
     }
 
     /// Pushes a finished attribute built in locals. `self.attr` holds only
