@@ -294,7 +294,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let text = self.text.as_ref().map_or(0, |t| t.held_raw.len() + t.held_text.len());
         pending
             + text
-            + self.shadow.open_elements().len() * 96
+            + self.shadow.open_element_count() * 96
             + self.matcher.as_ref().map_or(0, |m| m.live_records() * 160)
             + self.scopes.len() * 64
             + self.detached.len() * 96
@@ -323,6 +323,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.end_text_node(t.span().start);
         }
         let node_before = if text_mode.is_some() { self.current_node() } else { None };
+        let mode_before = self.shadow.insertion_mode();
         self.actions.clear();
         self.matched.clear();
         // Text in data or RCDATA that starts with whitespace and goes on with
@@ -394,7 +395,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             return fb;
         }
         if t.kind() == TokenKind::EndTag && !self.token_done {
-            self.end_tag_without_pop(t);
+            self.end_tag_without_pop(t, mode_before);
         }
         match t.kind() {
             TokenKind::Text(mode) => {
@@ -434,7 +435,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// The current node of the shadow.
     fn current_node(&self) -> Option<NodeId> {
-        self.shadow.open_elements().last().map(|e| e.id())
+        self.shadow.current_node().map(|e| e.id())
     }
 
     /// Before an element event at `at` inside a text token: the text before
@@ -702,15 +703,20 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// `</body>` and `</html>` switch insertion modes without popping: their
     /// bytes end the elements still open above and including `body` (or `html`).
-    fn end_tag_without_pop(&mut self, t: &Token<'_>) {
+    /// Only the token that switches the mode counts (a repeated `</body>`
+    /// is ignored by the shadow, and here), so the walk over the open
+    /// elements happens at most once per mode switch.
+    fn end_tag_without_pop(&mut self, t: &Token<'_>, mode_before: InsertionMode) {
         let body = t.tag_name_is(b"body");
         if !body && !t.tag_name_is(b"html") {
             return;
         }
-        let accepted = match self.shadow.insertion_mode() {
-            InsertionMode::AfterBody => body,
-            InsertionMode::AfterAfterBody | InsertionMode::AfterAfterFrameset => !body,
-            _ => false,
+        let after = |m| matches!(m, InsertionMode::AfterAfterBody | InsertionMode::AfterAfterFrameset);
+        let mode = self.shadow.insertion_mode();
+        let accepted = if body {
+            mode == InsertionMode::AfterBody && mode_before != InsertionMode::AfterBody
+        } else {
+            after(mode) && !after(mode_before)
         };
         if !accepted {
             return;
