@@ -329,16 +329,55 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// (elements open at the end of input end here) and the document-end
     /// handlers. Returns the sink.
     ///
+    /// With [`OnError::PassThrough`] a failure kept in [`Rewriter::error`]
+    /// (including one that happens here) is dropped with the rewriter; use
+    /// [`Rewriter::end_with_error`] to get it.
+    ///
     /// # Errors
     /// As [`Rewriter::write`].
     pub fn end(mut self) -> Result<O, RewritingError> {
+        self.finish_document()?;
+        Ok(self.out.sink)
+    }
+
+    /// Ends the document as [`Rewriter::end`] does, and returns the sink
+    /// with the first failure kept under [`OnError::PassThrough`] (the final
+    /// value of [`Rewriter::error`], which may have happened in `end`
+    /// itself, e.g. in a document-end handler). `None` when the whole
+    /// document was rewritten.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{OnError, Rewriter, Settings};
+    /// let settings = Settings::new().end(|_| Err("no footer today".into())).on_error(OnError::PassThrough);
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<p>hi")?;
+    /// assert!(rw.error().is_none());
+    /// let (_sink, error) = rw.end_with_error()?;
+    /// assert!(error.unwrap().to_string().contains("no footer today"));
+    /// assert_eq!(out, b"<p>hi");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Rewriter::end`]: with [`OnError::Stop`] the failure is the
+    /// `Err`, never the kept error.
+    pub fn end_with_error(mut self) -> Result<(O, Option<RewritingError>), RewritingError> {
+        self.finish_document()?;
+        let error = self.core.error.take();
+        Ok((self.out.sink, error))
+    }
+
+    /// The work of [`Rewriter::end`], leaving the rewriter in place.
+    fn finish_document(&mut self) -> Result<(), RewritingError> {
         match self.run {
             Run::Failed => return Err(RewritingError::Poisoned),
-            Run::PassThrough => return Ok(self.out.sink),
+            Run::PassThrough => return Ok(()),
             Run::Sniffing => {
                 self.decide_encoding(true)?;
                 if self.run == Run::PassThrough {
-                    return Ok(self.out.sink);
+                    return Ok(());
                 }
                 let held = std::mem::take(&mut self.held);
                 self.feed(&held)?;
@@ -346,7 +385,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             Run::Running => {}
         }
         if self.run == Run::PassThrough {
-            return Ok(self.out.sink);
+            return Ok(());
         }
         let pass_through = self.on_error == OnError::PassThrough;
         let mut odd = None;
@@ -369,7 +408,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if let Some(b) = odd {
             self.out.sink.write(&[b]).map_err(RewritingError::Output)?;
         }
-        Ok(self.out.sink)
+        Ok(())
     }
 }
 

@@ -50,14 +50,19 @@ struct Rewriting {
 impl Rewriting {
     /// Counts and logs a failure the rewriter passed through.
     fn check_passed_through(&mut self) {
-        if self.reported {
+        if let Some(error) = self.rewriter.as_ref().and_then(|rw| rw.error()) {
+            Self::report_passed_through(&mut self.reported, &self.stats, error);
+        }
+    }
+
+    /// Counts and logs `error` once per body.
+    fn report_passed_through(reported: &mut bool, stats: &Stats, error: &htrewrite::RewritingError) {
+        if *reported {
             return;
         }
-        if let Some(error) = self.rewriter.as_ref().and_then(|rw| rw.error()) {
-            self.reported = true;
-            self.stats.count_passed_through();
-            tracing::warn!(%error, "htrewrite: rewriting failed, the rest of the body passes through unchanged");
-        }
+        *reported = true;
+        stats.count_passed_through();
+        tracing::warn!(%error, "htrewrite: rewriting failed, the rest of the body passes through unchanged");
     }
 
     fn abort(&mut self, error: htrewrite::RewritingError) -> Error {
@@ -77,11 +82,15 @@ impl Rewriting {
     }
 
     fn end(&mut self) -> Result<(), Error> {
-        self.check_passed_through();
         let Some(rw) = self.rewriter.take() else { return Ok(()) };
-        match rw.end() {
-            Ok(mut sink) => {
+        // `end_with_error`, not `end`: a failure kept under PassThrough (also one in
+        // the end itself, e.g. a document-end handler) is counted too.
+        match rw.end_with_error() {
+            Ok((mut sink, error)) => {
                 self.tail = sink.take();
+                if let Some(error) = error {
+                    Self::report_passed_through(&mut self.reported, &self.stats, &error);
+                }
                 Ok(())
             }
             Err(e) => Err(self.abort(e)),

@@ -74,12 +74,11 @@
 //! default) sends the rest of the body unchanged; [`Abort`](ErrorPolicy::Abort)
 //! ends the body with an error (the server resets the stream or closes the
 //! connection, so the client sees a truncated response). Both are counted in
-//! [`Stats`] and logged with `tracing` (`warn` and `error`). One gap: under
-//! `PassThrough`, a failure that surfaces only in
-//! [`Rewriter::end`](htrewrite::Rewriter::end) (a document-end handler, or
-//! any failure while the first 1024 bytes are held for the prescan of a
-//! short page) passes through but is not counted, because `end` consumes
-//! the rewriter and with it [`Rewriter::error`](htrewrite::Rewriter::error).
+//! [`Stats`] and logged with `tracing` (`warn` and `error`), once per
+//! response, also when the failure surfaces only at the end of the document
+//! (a document-end handler, or a short page held whole for the `<meta>`
+//! prescan): the body ends through
+//! [`Rewriter::end_with_error`](htrewrite::Rewriter::end_with_error).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

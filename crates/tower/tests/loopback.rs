@@ -409,3 +409,39 @@ async fn error_policies() {
     assert!(!res.body().is_rewriting());
     assert_eq!(stats.skipped(), 1);
 }
+
+/// A failure that surfaces only at the end of the document (a document-end handler)
+/// under PassThrough: the body is whole and unchanged, and the failure is counted once
+/// (the layer ends the rewriter with `Rewriter::end_with_error`).
+#[tokio::test(flavor = "current_thread")]
+async fn pass_through_counts_a_failure_at_the_end() {
+    let failing_at_end = |_: &request::Parts, _: &response::Parts| {
+        Some(
+            Settings::new_send()
+                .element("i", |el| {
+                    el.set_attribute("x", "1")?;
+                    Ok(())
+                })
+                .end(|_| Err("no footer today".into())),
+        )
+    };
+    let inner = tower::service_fn(|_req: Request<()>| async {
+        let frames = vec![http_body::Frame::data(Bytes::from("<i>a</i>")), http_body::Frame::data(Bytes::from("<b>c"))];
+        Ok::<_, std::convert::Infallible>(in_process_response(frames))
+    });
+    let layer = HtmlRewriteLayer::new(failing_at_end);
+    let stats = layer.stats();
+    let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(&body[..], b"<i x=\"1\">a</i><b>c");
+    assert_eq!((stats.rewritten(), stats.passed_through(), stats.aborted()), (1, 1, 0));
+
+    // The same handler under Abort: the body ends with the error, counted as aborted.
+    let layer = HtmlRewriteLayer::new(failing_at_end).on_error(ErrorPolicy::Abort);
+    let stats = layer.stats();
+    let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
+    let err = res.into_body().collect().await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Rewrite);
+    assert!(err.to_string().contains("no footer today"), "{err}");
+    assert_eq!((stats.passed_through(), stats.aborted()), (0, 1));
+}
