@@ -1,9 +1,10 @@
 //! Shared pieces of the htrewrite benchmarks: the corpus, the two engines
 //! driven the same way, and the adversarial inputs.
 //!
-//! Used by the criterion suite (`benches/tokenizer.rs`) and by the `count`
-//! binary that `instructions.sh` runs under callgrind, so both measure exactly
-//! the same work.
+//! Used by the criterion suite (`benches/*.rs`) and by the `count` and
+//! `rewrite` binaries that `instructions.sh` and `rewriter-instructions.sh`
+//! run under callgrind, so both measure exactly the same work. The rewriter
+//! workloads and engines are in [`pipeline`].
 //!
 //! # Engines
 //! - [`Engine::Htrewrite`]: raw tokenization with the by-tag-name text mode
@@ -13,6 +14,8 @@
 //!   (`HtmlRewriter::new(Settings::default(), sink)`, no handlers), whose
 //!   output sink counts the bytes it receives.
 #![forbid(unsafe_code)]
+
+pub mod pipeline;
 
 use std::path::{Path, PathBuf};
 
@@ -260,6 +263,46 @@ pub const ADVERSARIAL: &[Adversarial] = &[
     Adversarial { name: "stray-end-tags", build: |n| repeat("", "</p>", n, "") },
 ];
 
+/// Tree-construction worst cases, added to [`ADVERSARIAL`] by the rewriter's
+/// adversarial group (the tokenizer alone sees nothing special in them).
+pub const TREE_ADVERSARIAL: &[Adversarial] = &[
+    // Each `<p>` closes the previous one (a `p` in button scope).
+    Adversarial { name: "unclosed-p", build: |n| repeat("", "<p>x", n, "") },
+    // Formatting elements: the list of active formatting elements and the
+    // Noah's Ark clause; all closed at EOF.
+    Adversarial { name: "unclosed-b", build: |n| repeat("", "<b>x", n, "") },
+    // Each `<a>` runs the adoption agency for the previous one.
+    Adversarial { name: "unclosed-a", build: |n| repeat("", "<a href=#>x", n, "") },
+    // `<table>` nests only inside a cell: a deep stack of tables.
+    Adversarial { name: "nested-tables", build: |n| repeat("", "<table><tr><td>", n, "") },
+    // Deep foreign content.
+    Adversarial { name: "deep-svg", build: |n| repeat("<svg>", "<g>", n, "") },
+    // `<div>` × k then `</span>` × k: every stray end tag is an "any other
+    // end tag" walk against a k-deep stack.
+    Adversarial { name: "deep-stack-stray-end-tags", build: |n| two_parts("<div>", "</span>", n) },
+    // `<b>`, (`<span><div>`) × k, `</b>` × k: each `</b>` runs the adoption
+    // agency, which removes a `span` from the middle of the stack.
+    Adversarial { name: "adoption-agency-middle", build: |n| two_parts("<b><span><div>", "</b>", n) },
+];
+
+/// `first` × k then `second` × k, about `n` bytes; when `first` starts with
+/// `<b>`, that `<b>` is written once and the rest of `first` k times.
+fn two_parts(first: &str, second: &str, n: usize) -> Vec<u8> {
+    let (once, first) = first.strip_prefix("<b>").map_or(("", first), |rest| ("<b>", rest));
+    let k = n.saturating_sub(once.len()).div_ceil(first.len() + second.len()).max(1);
+    let mut out = Vec::with_capacity(once.len() + k * (first.len() + second.len()));
+    out.extend_from_slice(once.as_bytes());
+    out.extend(std::iter::repeat_n(first.as_bytes(), k).flatten());
+    out.extend(std::iter::repeat_n(second.as_bytes(), k).flatten());
+    out
+}
+
+/// The input named `name` (of [`ADVERSARIAL`] or [`TREE_ADVERSARIAL`]) at
+/// about `n` bytes.
+pub fn adversarial_input(name: &str, n: usize) -> Option<Vec<u8>> {
+    ADVERSARIAL.iter().chain(TREE_ADVERSARIAL).find(|a| a.name == name).map(|a| (a.build)(n))
+}
+
 /// Parses a byte count such as `1048576`, `512K`, `4M` (binary multiples).
 pub fn parse_size(s: &str) -> Option<usize> {
     let s = s.trim();
@@ -301,6 +344,17 @@ mod tests {
             let len = (a.build)(10_000).len();
             assert!((10_000..10_020).contains(&len), "{}: {len}", a.name);
         }
+        for a in TREE_ADVERSARIAL {
+            let len = (a.build)(10_000).len();
+            assert!((10_000..10_020).contains(&len), "{}: {len}", a.name);
+            assert_eq!(adversarial_input(a.name, 10_000).map(|d| d.len()), Some(len));
+        }
+    }
+
+    #[test]
+    fn two_parts_repeats_both_units_equally() {
+        assert_eq!(two_parts("<div>", "</span>", 24), b"<div><div></span></span>");
+        assert_eq!(two_parts("<b><i>", "</b>", 17), b"<b><i><i></b></b>");
     }
 
     #[test]

@@ -1,145 +1,79 @@
-//! Runs the htrewrite rewriter (or lol_html) over files, for instruction counts
-//! (`valgrind --tool=callgrind`) of whole-pipeline workloads.
+//! Runs one rewriter workload of one engine over files or a generated input,
+//! for instruction counts (`valgrind --tool=callgrind`) of the whole pipeline;
+//! `benches/rewriter-instructions.sh` drives it.
 //!
 //! ```text
-//! cargo build --release -p htrewrite-benches --bin rewrite
-//! valgrind --tool=callgrind target/release/rewrite htrewrite passthrough tests/data/corpus/lol-html-bench/*.html
+//! rewrite [--chunk BYTES] ENGINE WORKLOAD FILE...
+//! rewrite [--chunk BYTES] ENGINE WORKLOAD --adversarial NAME BYTES
+//! rewrite --list-adversarial
 //! ```
-//! Usage: `rewrite ENGINE WORKLOAD FILE...` with ENGINE `htrewrite` or `lol_html` and WORKLOAD
-//! `passthrough`, `rewrite` (a[href] read + set, script appended to head) or `count10`. Prints the
-//! output byte count and the number of input bytes. `rewrite ENGINE WORKLOAD --adversarial NAME N`
-//! runs a generated input of about N bytes instead (the tokenizer's adversarial inputs, plus
-//! tree-construction shapes: `unclosed-p`, `unclosed-b`, `unclosed-a`, `nested-tables`, `deep-svg`,
-//! `adoption-agency-middle`).
+//! ENGINE: `htrewrite`, `lol_html`, `html5ever_tokenizer`, `html5ever_dom`
+//! (`htrewrite_benches::pipeline::RewriteEngine`); WORKLOAD: `passthrough`,
+//! `rewrite`, `count10`, `text`, `select1000` (`RewriteWorkload`). `--adversarial`
+//! generates one of `htrewrite_benches::ADVERSARIAL` or `TREE_ADVERSARIAL` at about
+//! BYTES bytes (`64K`, `1M` allowed). Chunks default to 64 KiB.
+//!
+//! All the engine's work happens inside the function `measured` (never
+//! inlined), so `callgrind --toggle-collect='*measured*'` counts exactly it:
+//! no file reading, input generation or selector compilation.
+//! Prints `checksum bytes`.
 
-use htrewrite::{ContentType, Rewriter, Settings};
+use std::process::ExitCode;
 
-const TEN: [&str; 10] = ["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"];
+use htrewrite_benches::pipeline::{Prepared, RewriteEngine, RewriteWorkload};
+use htrewrite_benches::{ADVERSARIAL, TREE_ADVERSARIAL, adversarial_input, parse_size};
 
-fn htrewrite_run(workload: &str, doc: &[u8]) -> u64 {
-    let count = std::cell::Cell::new(0u64);
-    let mut out = 0u64;
-    let mut settings = Settings::new();
-    match workload {
-        "passthrough" => {}
-        "rewrite" => {
-            settings = settings
-                .element("a[href]", |el| {
-                    let href = el.get_attribute("href").unwrap_or_default();
-                    el.set_attribute("href", &href.replace("http:", "https:"))?;
-                    Ok(())
-                })
-                .element("head", |el| {
-                    el.append("<script src=\"/injected.js\"></script>", ContentType::Html)?;
-                    Ok(())
-                });
-        }
-        "count10" => {
-            for s in TEN {
-                settings = settings.element(s, |_| {
-                    count.set(count.get() + 1);
-                    Ok(())
-                });
-            }
-        }
-        other => panic!("unknown workload {other}"),
-    }
-    let mut rw = Rewriter::new(settings, |c: &[u8]| out += c.len() as u64).expect("valid selectors");
-    for piece in doc.chunks(64 << 10) {
-        rw.write(piece).expect("no failure");
-    }
-    let _sink = rw.end().expect("no failure");
-    out + count.get()
+const USAGE: &str =
+    "usage: rewrite [--chunk BYTES] ENGINE WORKLOAD (FILE... | --adversarial NAME BYTES) | rewrite --list-adversarial";
+
+/// The work callgrind counts: every document through the engine.
+#[inline(never)]
+fn measured(engine: RewriteEngine, w: RewriteWorkload, docs: &[Vec<u8>], chunk: usize, p: &Prepared) -> u64 {
+    docs.iter().fold(0u64, |sum, doc| sum.wrapping_add(engine.run(w, std::hint::black_box(doc), chunk, p)))
 }
 
-fn lol_html_run(workload: &str, doc: &[u8]) -> u64 {
-    let count = std::cell::Cell::new(0u64);
-    let mut out = 0u64;
-    let mut settings = lol_html::Settings::new();
-    match workload {
-        "passthrough" => {}
-        "rewrite" => {
-            settings = settings
-                .append_element_content_handler(lol_html::element!("a[href]", |el| {
-                    let href = el.get_attribute("href").unwrap_or_default();
-                    el.set_attribute("href", &href.replace("http:", "https:"))?;
-                    Ok(())
-                }))
-                .append_element_content_handler(lol_html::element!("head", |el| {
-                    el.append("<script src=\"/injected.js\"></script>", lol_html::html_content::ContentType::Html);
-                    Ok(())
-                }));
+fn run() -> Result<(), String> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--list-adversarial") {
+        for a in ADVERSARIAL.iter().chain(TREE_ADVERSARIAL) {
+            println!("{}", a.name);
         }
-        "count10" => {
-            for s in TEN {
-                settings = settings.append_element_content_handler(lol_html::element!(s, |_| {
-                    count.set(count.get() + 1);
-                    Ok(())
-                }));
-            }
-        }
-        other => panic!("unknown workload {other}"),
+        return Ok(());
     }
-    let mut rw = lol_html::HtmlRewriter::new(settings, |c: &[u8]| out += c.len() as u64);
-    for piece in doc.chunks(64 << 10) {
-        rw.write(piece).expect("no failure");
+    let mut chunk = 64 << 10;
+    if args.first().is_some_and(|a| a == "--chunk") {
+        let value = args.get(1).ok_or("--chunk needs a value")?;
+        chunk = parse_size(value).filter(|&c| c > 0).ok_or("--chunk: a positive byte count")?;
+        args.drain(..2);
     }
-    rw.end().expect("no failure");
-    out + count.get()
-}
-
-/// `unit` repeated to about `n` bytes after `prefix`.
-fn repeat(prefix: &str, unit: &str, n: usize) -> Vec<u8> {
-    let mut out = prefix.as_bytes().to_vec();
-    while out.len() < n {
-        out.extend_from_slice(unit.as_bytes());
-    }
-    out
-}
-
-/// A generated input of about `n` bytes.
-fn adversarial(name: &str, n: usize) -> Vec<u8> {
-    match name {
-        "unclosed-p" => repeat("", "<p>x", n),
-        "unclosed-b" => repeat("", "<b>x", n),
-        "unclosed-a" => repeat("", "<a href=#>x", n),
-        "nested-tables" => repeat("", "<table><tr><td>", n),
-        "deep-svg" => repeat("<svg>", "<g>", n),
-        "adoption-agency-middle" => {
-            let k = n / 20;
-            let mut out = b"<b>".to_vec();
-            out.extend(std::iter::repeat_n(&b"<span><div>"[..], k).flatten());
-            out.extend(std::iter::repeat_n(&b"</b>"[..], k).flatten());
-            out
-        }
-        other => match htrewrite_benches::ADVERSARIAL.iter().find(|a| a.name == other) {
-            Some(a) => (a.build)(n),
-            None => panic!("unknown adversarial input {other}"),
-        },
-    }
-}
-
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [engine, workload, files @ ..] = args.as_slice() else {
-        eprintln!("usage: rewrite ENGINE WORKLOAD FILE... | rewrite ENGINE WORKLOAD --adversarial NAME N");
-        std::process::exit(2);
+    let [engine, workload, inputs @ ..] = args.as_slice() else {
+        return Err("missing arguments".to_owned());
     };
-    let docs: Vec<Vec<u8>> = match files {
+    let engine = RewriteEngine::from_name(engine).ok_or_else(|| format!("unknown engine {engine:?}"))?;
+    let w = RewriteWorkload::from_name(workload).ok_or_else(|| format!("unknown workload {workload:?}"))?;
+    if !engine.supports(w) {
+        return Err(format!("{} does not run {}", engine.name(), w.name()));
+    }
+    let docs: Vec<Vec<u8>> = match inputs {
         [flag, name, n] if flag == "--adversarial" => {
-            let n = htrewrite_benches::parse_size(n).expect("a byte count such as 1M");
-            vec![adversarial(name, n)]
+            let n = parse_size(n).ok_or("--adversarial: a byte count such as 64K")?;
+            vec![adversarial_input(name, n).ok_or_else(|| format!("unknown adversarial input {name:?}"))?]
         }
-        _ => files.iter().map(|f| std::fs::read(f).unwrap_or_else(|e| panic!("{f}: {e}"))).collect(),
+        [] => return Err("no input".to_owned()),
+        files => files.iter().map(|f| std::fs::read(f).map_err(|e| format!("{f}: {e}"))).collect::<Result<_, _>>()?,
     };
-    let (mut sum, mut bytes) = (0u64, 0u64);
-    for doc in docs {
-        bytes += doc.len() as u64;
-        sum += match engine.as_str() {
-            "htrewrite" => htrewrite_run(workload, &doc),
-            "lol_html" => lol_html_run(workload, &doc),
-            other => panic!("unknown engine {other}"),
-        };
+    let prepared = Prepared::new();
+    let sum = measured(engine, w, &docs, chunk, &prepared);
+    println!("{sum} {}", docs.iter().map(Vec::len).sum::<usize>());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("rewrite: {message}\n{USAGE}");
+            ExitCode::from(2)
+        }
     }
-    println!("{sum} {bytes}");
 }
