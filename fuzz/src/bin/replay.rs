@@ -7,7 +7,10 @@
 //! ```
 //!
 //! Each PATH is a file or a folder (read recursively); every file is one
-//! input of the target (`tokenizer_roundtrip`, the default, or `rewriter_random`). `--random N` adds N generated inputs;
+//! input of the target: `tokenizer_roundtrip` (the default),
+//! `tokenizer_shadow`, `rewriter_random`, `selector_parse` or
+//! `encoding_sniff`. `--random N` adds N inputs generated from the target's
+//! dictionary (at most P pieces each; the default depends on the target);
 //! `--seed` fixes the generator (the seed is printed either way). All
 //! failures are reported, with the file or the random case's index, and the
 //! exit code is 1 if any.
@@ -16,10 +19,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use htrewrite_fuzz::{Rng, dictionary, random_input, rewriter_random, tokenizer_roundtrip};
+use htrewrite_fuzz::{Rng, TARGETS, parse_dictionary, random_input};
 
-const USAGE: &str =
-    "usage: replay [--target tokenizer_roundtrip|rewriter_random] [--random N] [--seed S] [--max-pieces P] [PATH...]";
+const USAGE: &str = "usage: replay [--target tokenizer_roundtrip|tokenizer_shadow|rewriter_random|selector_parse|encoding_sniff] \
+                     [--random N] [--seed S] [--max-pieces P] [PATH...]";
 
 fn main() -> ExitCode {
     match run() {
@@ -65,9 +68,9 @@ fn check(target: fn(&[u8]), input: &[u8]) -> Option<String> {
 fn run() -> Result<usize, String> {
     let mut random = 0usize;
     let mut seed = None;
-    let mut max_pieces = 64usize;
+    let mut max_pieces = None;
     let mut paths = Vec::new();
-    let mut target: fn(&[u8]) = tokenizer_roundtrip;
+    let mut target = TARGETS[0];
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut number = |name: &str| -> Result<u64, String> {
@@ -76,13 +79,13 @@ fn run() -> Result<usize, String> {
         match arg.as_str() {
             "--random" => random = number("--random")? as usize,
             "--seed" => seed = Some(number("--seed")?),
-            "--max-pieces" => max_pieces = number("--max-pieces")? as usize,
+            "--max-pieces" => max_pieces = Some(number("--max-pieces")? as usize),
             "--target" => {
-                target = match args.next().as_deref() {
-                    Some("tokenizer_roundtrip") => tokenizer_roundtrip,
-                    Some("rewriter_random") => rewriter_random,
-                    other => return Err(format!("unknown target {other:?}")),
-                }
+                let name = args.next();
+                target = *TARGETS
+                    .iter()
+                    .find(|t| Some(t.name) == name.as_deref())
+                    .ok_or_else(|| format!("unknown target {name:?}"))?;
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -104,7 +107,7 @@ fn run() -> Result<usize, String> {
     }
     for file in &inputs {
         let data = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        if let Some(message) = check(target, &data) {
+        if let Some(message) = check(target.run, &data) {
             failures += 1;
             println!("FAIL {}: {message}", file.display());
         }
@@ -113,13 +116,14 @@ fn run() -> Result<usize, String> {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
     if random > 0 {
-        let dictionary = dictionary();
+        let dictionary = parse_dictionary(target.dictionary);
+        let max_pieces = max_pieces.unwrap_or(target.max_pieces);
         let mut rng = Rng(seed | 1);
         for i in 0..random {
             let data = random_input(&mut rng, &dictionary, max_pieces);
-            if let Some(message) = check(target, &data) {
+            if let Some(message) = check(target.run, &data) {
                 failures += 1;
-                let saved = format!("replay-failure-{seed}-{i}.bin");
+                let saved = format!("replay-failure-{}-{seed}-{i}.bin", target.name);
                 let note = match std::fs::write(&saved, &data) {
                     Ok(()) => format!("input saved to {saved}"),
                     Err(e) => format!("input not saved: {e}"),
@@ -130,7 +134,8 @@ fn run() -> Result<usize, String> {
     }
     let generated = if random > 0 { format!(", {random} random inputs (--seed {seed})") } else { String::new() };
     println!(
-        "replay: {} files{generated}: {} passed, {failures} failed",
+        "replay {}: {} files{generated}: {} passed, {failures} failed",
+        target.name,
         inputs.len(),
         inputs.len() + random - failures
     );

@@ -1,0 +1,74 @@
+//! Target 4: the selector parser.
+
+use htrewrite_selectors::{Namespaces, Program, SelectorList, select_with};
+
+/// Documents the selectors are matched on: no-quirks and quirks, with
+/// classes, ids, attributes, siblings, tables (implied `tbody`), foreign
+/// content and a reconstructed formatting element.
+const DOCUMENTS: [&str; 4] = [
+    "<!DOCTYPE html><html lang=en><p class='a B' id=X title=\"x y\"><b>1<p>2</b><ul><li>x<li lang=en-us>y<li class=a>z</ul>\
+     <table><tr><td>t</table><svg viewBox='0 0 1 1'><rect/><foreignObject><p>f</p></foreignObject></svg>\
+     <math><mi>q</mi><annotation-xml encoding=text/html><div>d</div></annotation-xml></math><a href=h rel='n o'>a</a>",
+    "<p class=A id=x><div><span>s</span><span class=a>t</span></div><input type=CHECKBOX><template><i>u</i></template>",
+    "<select><option selected>o<option>p</select><dl><dt>a<dd>b</dl><h1 dir=rtl>h</h1><form><button>b</button></form>",
+    "",
+];
+
+/// The selector parser: never panics, and parse → display → parse is stable.
+///
+/// `data[0]` picks the namespaces (bit 0: SVG as the default namespace,
+/// bit 1: a declared prefix `x` for MathML), `data[1]` the document to match
+/// on; the rest, decoded as UTF-8 with replacement characters, is the
+/// selector text. Parsing never panics; what parses displays to text that
+/// parses again and displays the same, into the same number of selectors.
+/// Compiling the text and compiling its display succeed or fail alike, and
+/// both match the same elements on the document.
+///
+/// # Panics
+/// When one of those properties fails (that is the finding).
+pub fn selector_parse(data: &[u8]) {
+    let (flags, pick, input) = match data {
+        [a, b, rest @ ..] => (*a, *b, rest),
+        _ => (0, 0, data),
+    };
+    let text = String::from_utf8_lossy(input);
+    let mut namespaces = Namespaces::default();
+    if flags & 1 != 0 {
+        namespaces = namespaces.default_namespace("http://www.w3.org/2000/svg");
+    }
+    if flags & 2 != 0 {
+        namespaces = namespaces.declare("x", "http://www.w3.org/1998/Math/MathML");
+    }
+    let compiled = Program::with_namespaces([text.as_ref()], &namespaces);
+    let list = match SelectorList::parse(&text) {
+        Ok(list) => list,
+        Err(e) => {
+            let _ = (e.to_string(), e.kind(), e.position());
+            assert!(compiled.is_err(), "{text:?} does not parse ({e}) but compiles");
+            return;
+        }
+    };
+    let shown = list.to_string();
+    let again =
+        SelectorList::parse(&shown).unwrap_or_else(|e| panic!("{text:?} displays as {shown:?}, which fails: {e}"));
+    assert_eq!(again.to_string(), shown, "unstable display: {text:?} → {shown:?} → {again}");
+    assert_eq!(again.selectors.len(), list.selectors.len(), "{text:?} → {shown:?}: selector count");
+    for (a, b) in list.selectors.iter().zip(&again.selectors) {
+        assert_eq!(a.compounds.len(), b.compounds.len(), "{text:?} → {shown:?}: compound count");
+        assert_eq!(a.combinators, b.combinators, "{text:?} → {shown:?}: combinators");
+    }
+    let compiled_again = Program::with_namespaces([shown.as_str()], &namespaces);
+    assert_eq!(
+        compiled.is_ok(),
+        compiled_again.is_ok(),
+        "{text:?} and its display {shown:?} compile differently: {:?} vs {:?}",
+        compiled.as_ref().err(),
+        compiled_again.as_ref().err()
+    );
+    if compiled.is_ok() {
+        let document = DOCUMENTS[usize::from(pick) % DOCUMENTS.len()];
+        let a = select_with(document, &text, &namespaces).expect("compiled once");
+        let b = select_with(document, &shown, &namespaces).expect("compiled once");
+        assert_eq!(a, b, "{text:?} and its display {shown:?} match differently");
+    }
+}

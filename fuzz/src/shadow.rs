@@ -1,0 +1,244 @@
+//! Target 2: the tokenizer driven by the tree-builder shadow.
+
+use htrewrite_shadow::{
+    CloseCause, Event, EventSink, Namespace, NodeId, OpenElement, OwnedEvent, QuirksMode, Shadow, ShadowOptions,
+    ShadowSink,
+};
+use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, TokenSink, Tokenizer};
+
+use crate::split_points;
+
+/// Fragment contexts the target picks from (`None`: a document). Text-mode
+/// contexts, table and select contexts, template, and foreign ones
+/// (including the HTML integration points).
+const CONTEXTS: [Option<(&str, Namespace)>; 16] = [
+    None,
+    None,
+    None,
+    None,
+    Some(("body", Namespace::Html)),
+    Some(("title", Namespace::Html)),
+    Some(("textarea", Namespace::Html)),
+    Some(("script", Namespace::Html)),
+    Some(("noscript", Namespace::Html)),
+    Some(("plaintext", Namespace::Html)),
+    Some(("table", Namespace::Html)),
+    Some(("tr", Namespace::Html)),
+    Some(("template", Namespace::Html)),
+    Some(("select", Namespace::Html)),
+    Some(("svg", Namespace::Svg)),
+    Some(("annotation-xml", Namespace::MathMl)),
+];
+
+/// Tokenizer + shadow: never panics, lossless, and chunk-invariant.
+///
+/// `data[0]` picks the shadow's options (bit 0: scripting, bit 1:
+/// declarative shadow roots, bits 2–3: the fragment's quirks mode, bits 4–7:
+/// the fragment context or a document), `data[1]` the chunking, the rest is
+/// the input. The input is fed whole and in the chunks the seed picks,
+/// through a tokenizer driven by the shadow's feedback (set up as the
+/// document or fragment parsing algorithm sets it up). Both runs must give
+/// back the input byte for byte, the same events (adjacent `Text` events
+/// merged, adjacent `Ignored` events with touching spans merged), the same
+/// declarative shadow roots, the same parse errors and the same stack of open
+/// elements after every start tag; in the whole run, every element opened is
+/// closed exactly once, never before it is opened.
+///
+/// # Panics
+/// When one of those properties fails (that is the finding).
+pub fn tokenizer_shadow(data: &[u8]) {
+    let (options, pick, input) = match data {
+        [a, b, rest @ ..] => (*a, *b, rest),
+        _ => (0, 0, data),
+    };
+    let shadow_options = ShadowOptions {
+        scripting: options & 1 != 0,
+        declarative_shadow_roots: options & 2 != 0,
+        fragment_quirks: match options >> 2 & 3 {
+            1 => QuirksMode::LimitedQuirks,
+            2 => QuirksMode::Quirks,
+            _ => QuirksMode::NoQuirks,
+        },
+        fragment_context: CONTEXTS[usize::from(options >> 4)].map(|(name, ns)| (name.to_owned(), ns)),
+    };
+    let whole = run(&shadow_options, input, &[input.len()]);
+    let splits = split_points(u16::from(pick), input.len());
+    let chunked = run(&shadow_options, input, &splits);
+    let context = &shadow_options.fragment_context;
+    assert_eq!(whole.raw, input, "whole: raw bytes differ from the input (context {context:?})");
+    assert_eq!(chunked.raw, input, "chunked {splits:?}: raw bytes differ from the input (context {context:?})");
+    if let Err(e) = check_pairing(&whole.events) {
+        panic!("opened/closed events do not pair up: {e} (context {context:?})");
+    }
+    let (mut a, mut b) = (canonical(&whole.events), canonical(&chunked.events));
+    if crate::tolerated(KNOWN_IMPLIED_SPAN) {
+        for events in [&mut a, &mut b] {
+            empty_implied_spans_at_invalid_utf8(events, input);
+        }
+    }
+    if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
+        panic!(
+            "events differ from event #{i} on; chunks {splits:?} (context {context:?}):\n  whole:   {:?}\n  chunked: {:?}",
+            a.get(i),
+            b.get(i)
+        );
+    }
+    assert_eq!(whole.roots, chunked.roots, "declarative shadow roots differ; chunks {splits:?}");
+    assert_eq!(whole.stacks, chunked.stacks, "stacks after start tags differ; chunks {splits:?}");
+    assert_eq!(whole.errors, chunked.errors, "parse errors differ; chunks {splits:?} (context {context:?})");
+}
+
+/// A known finding (reported, not fixed yet): the `CloseCause::Implied`
+/// span of text that starts with a byte that cannot start a UTF-8 sequence
+/// (`\x80a` in "before head") is as long as that byte's lead-byte class
+/// says, clipped to the text token, so it depends on the chunking
+/// (`first_non_ws_char` in `crates/shadow/src/shadow.rs`). Only tolerated
+/// when named in `HTREWRITE_FUZZ_TOLERATE`.
+pub const KNOWN_IMPLIED_SPAN: &str = "shadow-implied-span-invalid-utf8";
+
+/// Empties the `CloseCause::Implied` spans that start at a byte that is not
+/// ASCII (the [`KNOWN_IMPLIED_SPAN`] finding).
+fn empty_implied_spans_at_invalid_utf8(events: &mut [OwnedEvent], input: &[u8]) {
+    for e in events {
+        if let OwnedEvent::ElementClosed { cause: CloseCause::Implied { by }, .. } = e
+            && input.get(by.start as usize).is_some_and(|&b| b >= 0x80)
+        {
+            by.end = by.start;
+        }
+    }
+}
+
+/// What one run produced.
+#[derive(Debug, Default)]
+struct Run {
+    events: Vec<OwnedEvent>,
+    /// `(host, template)` of every declarative shadow root attached.
+    roots: Vec<(NodeId, NodeId)>,
+    raw: Vec<u8>,
+    /// For each start tag: its span start and the stack of open elements right after it.
+    stacks: Vec<(u64, Vec<(String, Namespace)>)>,
+    errors: Vec<(u64, u64, &'static str)>,
+}
+
+/// Records every event, owned, and the declarative shadow roots.
+#[derive(Debug, Default)]
+struct Recorder {
+    events: Vec<OwnedEvent>,
+    roots: Vec<(NodeId, NodeId)>,
+}
+
+impl EventSink for Recorder {
+    fn event(&mut self, e: Event<'_>) {
+        self.events.push(OwnedEvent::from(&e));
+    }
+
+    fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
+        self.roots.push((host, template));
+    }
+}
+
+/// Taps the tokens between the tokenizer and the shadow.
+struct Tap {
+    inner: ShadowSink<Recorder>,
+    raw: Vec<u8>,
+    stacks: Vec<(u64, Vec<(String, Namespace)>)>,
+    errors: Vec<(u64, u64, &'static str)>,
+}
+
+impl TokenSink for Tap {
+    fn token(&mut self, token: &Token<'_>) -> Feedback {
+        assert_eq!(token.span().start, self.raw.len() as u64, "token does not start where the previous ended");
+        self.raw.extend_from_slice(token.raw());
+        token.parse_errors(&mut |e| self.errors.push((e.span.start, e.span.end, e.code.as_str())));
+        let feedback = self.inner.token(token);
+        let shadow = self.inner.shadow();
+        assert_eq!(shadow.open_element_count(), shadow.open_elements().len(), "open_element_count");
+        assert_eq!(shadow.current_node().map(OpenElement::id), shadow.open_elements().last().map(OpenElement::id));
+        if token.kind() == TokenKind::StartTag {
+            let stack = shadow.open_elements().iter().map(|e| (e.name().to_owned(), e.ns())).collect();
+            self.stacks.push((token.span().start, stack));
+        }
+        feedback
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        self.errors.push((error.span.start, error.span.end, error.code.as_str()));
+        self.inner.parse_error(error);
+    }
+}
+
+/// Feeds `input` in chunks of the given lengths through a tokenizer and a shadow.
+fn run(options: &ShadowOptions, input: &[u8], chunks: &[usize]) -> Run {
+    let shadow = Shadow::new(options.clone());
+    // As the fragment parsing algorithm sets the tokenizer up: the context
+    // element's text mode (no end tag is "appropriate" yet), and CDATA
+    // allowed while the adjusted current node is a foreign context element.
+    let mut tokenizer = match shadow.initial_text_mode() {
+        TextMode::Data => Tokenizer::new(),
+        mode => Tokenizer::with_text_mode(mode, None),
+    };
+    if matches!(&options.fragment_context, Some((_, ns)) if *ns != Namespace::Html) {
+        tokenizer.set_cdata_allowed(true);
+    }
+    let mut tap = Tap {
+        inner: ShadowSink::new(shadow, Recorder::default()),
+        raw: Vec::new(),
+        stacks: Vec::new(),
+        errors: Vec::new(),
+    };
+    let mut at = 0;
+    for &n in chunks {
+        tokenizer.feed(&input[at..at + n], &mut tap);
+        at += n;
+    }
+    tokenizer.finish(&mut tap);
+    tap.inner.finish();
+    let Tap { inner, raw, stacks, mut errors } = tap;
+    let (_, recorder) = inner.into_parts();
+    errors.sort_unstable();
+    Run { events: recorder.events, roots: recorder.roots, raw, stacks, errors }
+}
+
+/// The events with adjacent `Text` events at the same position merged, and
+/// adjacent `Ignored` events with the same reason and touching spans merged:
+/// the form that must not depend on where the input was cut (as the shadow's
+/// own round-trip test compares them).
+fn canonical(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
+    let mut out: Vec<OwnedEvent> = Vec::with_capacity(events.len());
+    for e in events {
+        match (out.last_mut(), e) {
+            (Some(OwnedEvent::Text { position: p, text: t }), OwnedEvent::Text { position, text }) if p == position => {
+                t.push_str(text)
+            }
+            (Some(OwnedEvent::Ignored { reason: r, span: s }), OwnedEvent::Ignored { reason, span })
+                if r == reason && s.end == span.start =>
+            {
+                s.end = span.end
+            }
+            _ => out.push(e.clone()),
+        }
+    }
+    out
+}
+
+/// Every element opened is closed exactly once (by the end of input at the
+/// latest), and nothing is closed before it is opened.
+fn check_pairing(events: &[OwnedEvent]) -> Result<(), String> {
+    let mut closed: std::collections::HashMap<NodeId, bool> = std::collections::HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            OwnedEvent::ElementOpened { id, .. } if closed.insert(*id, false).is_some() => {
+                return Err(format!("event #{i}: {id:?} opened twice"));
+            }
+            OwnedEvent::ElementClosed { id, .. } => match closed.get_mut(id) {
+                None => return Err(format!("event #{i}: {id:?} closed before it was opened")),
+                Some(true) => return Err(format!("event #{i}: {id:?} closed twice")),
+                Some(c) => *c = true,
+            },
+            _ => {}
+        }
+    }
+    let mut open: Vec<_> = closed.iter().filter(|(_, c)| !**c).map(|(id, _)| *id).collect();
+    open.sort();
+    if open.is_empty() { Ok(()) } else { Err(format!("never closed: {open:?}")) }
+}
