@@ -3,24 +3,27 @@
 //! ```text
 //! cargo run -p htrewrite-examples --example proxy -- \
 //!     --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 \
-//!     [--rules rules.toml] [--inject-head '<script src="/x.js"></script>']
+//!     [--rules rules.toml] [--inject-head '<script src="/x.js"></script>'] \
+//!     [--upstream-timeout SECONDS]
 //! ```
 //!
 //! `--rules` takes the CLI's TOML rules (see `htrewrite_cli::rules`);
 //! `--inject-head` appends HTML at the end of `<head>`. Absolute links and
 //! `Location` headers pointing at the upstream are rewritten to the proxy.
 //! Gzip upstreams are decompressed, rewritten and compressed again for
-//! clients that accept gzip. Set `RUST_LOG`-style tracing with a subscriber
+//! clients that accept gzip. An upstream silent for `--upstream-timeout`
+//! seconds (default 30) gets a 504 before the response head and a truncated
+//! response after it (see `htrewrite_examples::proxy`). Set `RUST_LOG`-style tracing with a subscriber
 //! of your own; this example prints the layer's counters on Ctrl-C.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use htrewrite_cli::rules::RuleSet;
-use htrewrite_examples::proxy::{Config, Rules, serve};
+use htrewrite_examples::proxy::{Config, DEFAULT_UPSTREAM_TIMEOUT, Rules, serve};
 
-const USAGE: &str =
-    "usage: proxy --upstream http://HOST:PORT [--listen ADDR:PORT] [--rules FILE.toml] [--inject-head HTML]";
+const USAGE: &str = "usage: proxy --upstream http://HOST:PORT [--listen ADDR:PORT] [--rules FILE.toml] \
+                     [--inject-head HTML] [--upstream-timeout SECONDS]";
 
 fn main() -> ExitCode {
     match run() {
@@ -36,6 +39,7 @@ fn run() -> Result<(), String> {
     let mut listen = "127.0.0.1:8080".to_string();
     let mut upstream = None;
     let mut rules = Rules::default();
+    let mut upstream_timeout = DEFAULT_UPSTREAM_TIMEOUT;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
@@ -49,6 +53,13 @@ fn run() -> Result<(), String> {
                 rules.rule_set = Some(Arc::new(set));
             }
             "--inject-head" => rules.inject_head = Some(value()?),
+            "--upstream-timeout" => {
+                let secs: f64 = value()?.parse().map_err(|e| format!("--upstream-timeout: {e}"))?;
+                upstream_timeout = std::time::Duration::try_from_secs_f64(secs)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .ok_or("--upstream-timeout must be a positive number of seconds")?;
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());
@@ -66,7 +77,7 @@ fn run() -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("{listen}: {e}"))?;
         eprintln!("proxy: listening on http://{}, forwarding to {upstream}", listener.local_addr().unwrap());
         let mut stats = None;
-        let config = Config { upstream, rules };
+        let config = Config { upstream, rules, upstream_timeout };
         let result = tokio::select! {
             r = serve(listener, config, |s| stats = Some(s)) => r.map_err(|e| e.to_string()),
             _ = tokio::signal::ctrl_c() => Ok(()),

@@ -4,6 +4,8 @@
 //!   chunks: `cargo run -p htrewrite-examples --example tokenize -- examples/sample.html`.
 //! - `proxy`: a reverse proxy rewriting HTML in flight ([`proxy`]):
 //!   `cargo run -p htrewrite-examples --example proxy -- --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 --inject-head '<script src=/x.js></script>'`.
+//! - [`timeout`]: the proxy's bound on a stalled upstream body.
 #![forbid(unsafe_code)]
 
 pub mod proxy;
+pub mod timeout;

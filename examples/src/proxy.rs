@@ -9,10 +9,19 @@
 //! upstream is rewritten to the proxy's own host, and so are absolute links
 //! to the upstream in `href`, `src` and `action` attributes. An upstream that
 //! cannot be reached is a 502.
+//!
+//! A stalled upstream is bounded by [`Config::upstream_timeout`]: no response
+//! head within it is a 504; once the head went out, a body that sends nothing
+//! for that long ends with an error ([`UpstreamStalled`]), so hyper closes
+//! the client's connection (the client sees a truncated response: no last
+//! chunk, or fewer bytes than its `Content-Length`) and the upstream
+//! connection is dropped. Neither connection is held forever. The rewritten
+//! part sent before the stall stays sent; the rest never comes.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use htrewrite::{ContentType, Sendable, Settings};
@@ -29,6 +38,9 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use tokio::net::TcpListener;
 use tower::{Service, ServiceBuilder, ServiceExt};
 
+use crate::timeout::IdleTimeout;
+pub use crate::timeout::UpstreamStalled;
+
 /// The proxy's response body.
 pub type ProxyBody = UnsyncBoxBody<Bytes, Box<dyn std::error::Error + Send + Sync>>;
 
@@ -41,6 +53,9 @@ pub struct Rules {
     pub inject_head: Option<String>,
 }
 
+/// The default of [`Config::upstream_timeout`].
+pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The proxy's configuration.
 #[derive(Clone)]
 pub struct Config {
@@ -48,6 +63,10 @@ pub struct Config {
     pub upstream: Uri,
     /// What to do to HTML responses.
     pub rules: Rules,
+    /// How long the upstream may send nothing: before the response head
+    /// (a 504), and between two frames of the body (the response ends with
+    /// an error). [`DEFAULT_UPSTREAM_TIMEOUT`] in the example binary.
+    pub upstream_timeout: Duration,
 }
 
 /// Hop-by-hop headers (RFC 9110, section 7.6.1), never forwarded.
@@ -126,9 +145,10 @@ fn proxy_origin(headers: &HeaderMap, header: &str) -> Option<String> {
     (!host.is_empty() && !host.contains(['/', ' ', '@'])).then(|| format!("http://{host}"))
 }
 
-fn bad_gateway(message: String) -> Response<ProxyBody> {
+/// A plain-text error response from the proxy itself (502, 504).
+fn gateway_error(status: StatusCode, message: String) -> Response<ProxyBody> {
     let mut res = Response::new(Full::new(Bytes::from(message)).map_err(|e| match e {}).boxed_unsync());
-    *res.status_mut() = StatusCode::BAD_GATEWAY;
+    *res.status_mut() = status;
     res.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
     res
 }
@@ -144,10 +164,12 @@ pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(
     let client: Client<HttpConnector, Incoming> = Client::builder(TokioExecutor::new()).build_http();
     let layer = HtmlRewriteLayer::new(factory(config.rules.clone(), upstream_origin.clone()));
     on_stats(layer.stats());
+    let idle = config.upstream_timeout;
     let service = ServiceBuilder::new()
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(layer)
         .layer(tower_http::decompression::DecompressionLayer::new())
+        .map_response(move |res: Response<Incoming>| res.map(|body| IdleTimeout::new(body, idle)))
         .service(client);
 
     loop {
@@ -159,7 +181,7 @@ pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(
             let service = service.clone();
             let authority = upstream_authority.clone();
             let upstream_origin = upstream_origin.clone();
-            async move { Ok::<_, Infallible>(forward(service, req, peer, authority, upstream_origin).await) }
+            async move { Ok::<_, Infallible>(forward(service, req, peer, authority, upstream_origin, idle).await) }
         });
         tokio::spawn(async move {
             let conn = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), handle);
@@ -177,6 +199,7 @@ async fn forward<S, B>(
     peer: SocketAddr,
     authority: http::uri::Authority,
     upstream_origin: String,
+    timeout: Duration,
 ) -> Response<ProxyBody>
 where
     S: Service<Request<Incoming>, Response = Response<B>>,
@@ -189,7 +212,7 @@ where
     let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
     parts.uri = match Uri::builder().scheme("http").authority(authority.clone()).path_and_query(path).build() {
         Ok(uri) => uri,
-        Err(e) => return bad_gateway(format!("bad request target: {e}\n")),
+        Err(e) => return gateway_error(StatusCode::BAD_GATEWAY, format!("bad request target: {e}\n")),
     };
     strip_hop_by_hop(&mut parts.headers);
     let proxy_origin = proxy_origin(&parts.headers, "host");
@@ -204,8 +227,12 @@ where
     let upstream_host = HeaderValue::from_str(authority.as_str()).expect("authority is a valid header value");
     let mut req = Request::from_parts(parts, body);
     req.headers_mut().insert(HOST, upstream_host);
-    match service.oneshot(req).await {
-        Ok(res) => {
+    match tokio::time::timeout(timeout, service.oneshot(req)).await {
+        Err(_elapsed) => {
+            tracing::warn!(?timeout, "upstream sent no response head in time");
+            gateway_error(StatusCode::GATEWAY_TIMEOUT, format!("upstream sent no response in {timeout:?}\n"))
+        }
+        Ok(Ok(res)) => {
             let (mut parts, body) = res.into_parts();
             // Our own framing towards the client (an HTTP/1.0 upstream would otherwise make
             // the server close every connection).
@@ -221,9 +248,9 @@ where
             }
             Response::from_parts(parts, body.map_err(Into::into).boxed_unsync())
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             tracing::warn!(error = %e, "upstream request failed");
-            bad_gateway(format!("upstream error: {e}\n"))
+            gateway_error(StatusCode::BAD_GATEWAY, format!("upstream error: {e}\n"))
         }
     }
 }

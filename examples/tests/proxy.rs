@@ -5,6 +5,7 @@ use std::io::Read;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body as AxumBody;
@@ -13,7 +14,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use bytes::Bytes;
 use htrewrite_cli::rules::RuleSet;
-use htrewrite_examples::proxy::{Config, Rules, serve};
+use htrewrite_examples::proxy::{Config, DEFAULT_UPSTREAM_TIMEOUT, Rules, serve};
 use htrewrite_tower::Stats;
 use http::header::{ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST, LOCATION};
 use http::{Method, Request, StatusCode};
@@ -21,7 +22,7 @@ use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
 const SCRIPT: &str = "<script src=\"/injected.js\"></script>";
 
@@ -77,9 +78,13 @@ async fn upstream(gzip: bool) -> SocketAddr {
 }
 
 async fn proxy(upstream: SocketAddr, rules: Rules) -> (SocketAddr, Stats) {
+    proxy_with_timeout(upstream, rules, DEFAULT_UPSTREAM_TIMEOUT).await
+}
+
+async fn proxy_with_timeout(upstream: SocketAddr, rules: Rules, upstream_timeout: Duration) -> (SocketAddr, Stats) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let config = Config { upstream: format!("http://{upstream}").parse().unwrap(), rules };
+    let config = Config { upstream: format!("http://{upstream}").parse().unwrap(), rules, upstream_timeout };
     let (tx, rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
         serve(listener, config, |s| tx.send(s).unwrap()).await.unwrap();
@@ -188,4 +193,77 @@ async fn faults_502_early_disconnect_and_a_big_page() {
     let (_, body) = fetch(Method::GET, px, "/big", false).await;
     assert_eq!(body.len(), 25 + 128 * 64 * 1024 + SCRIPT.len());
     assert_eq!(stats.rewritten(), 2);
+}
+
+/// A one-connection upstream that reads the request head, writes `response`, then stalls:
+/// it waits for the proxy to hang up and reports what its last read returned (0: closed).
+async fn stalling_upstream(response: String) -> (SocketAddr, tokio::sync::oneshot::Receiver<usize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (closed_tx, closed_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let (conn, _) = listener.accept().await.unwrap();
+        let mut conn = tokio::io::BufReader::new(conn);
+        let mut line = String::new();
+        // The request head ends with an empty line.
+        while conn.read_line(&mut line).await.unwrap() > 2 {
+            line.clear();
+        }
+        conn.write_all(response.as_bytes()).await.unwrap();
+        let _ = closed_tx.send(conn.read(&mut [0u8; 1024]).await.unwrap_or(0));
+    });
+    (addr, closed_rx)
+}
+
+/// The stall policy (`Config::upstream_timeout`): an upstream that sends no head gets the
+/// client a 504; one that stalls mid-body gets the client the rewritten part and then a
+/// truncated response (a body error, the connection closed); both upstream connections are
+/// closed by the proxy. A client that reads slowly is not a stalled upstream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_upstream_504_before_the_head_truncated_after() {
+    const IDLE: Duration = Duration::from_millis(300);
+    let (up, closed) = stalling_upstream(String::new()).await;
+    let (px, _) = proxy_with_timeout(up, inject(), IDLE).await;
+    let start = Instant::now();
+    let (parts, body) = fetch(Method::GET, px, "/", false).await;
+    assert_eq!(parts.status, StatusCode::GATEWAY_TIMEOUT, "{body:?}");
+    assert!(start.elapsed() >= IDLE);
+    assert_eq!(tokio::time::timeout(Duration::from_secs(5), closed).await.unwrap().unwrap(), 0);
+
+    let page = "<html><head></head><body>first part";
+    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ntransfer-encoding: chunked\r\n\r\n";
+    let (up, closed) = stalling_upstream(format!("{head}{:x}\r\n{page}\r\n", page.len())).await;
+    let (px, stats) = proxy_with_timeout(up, inject(), IDLE).await;
+    let req = Request::get(format!("http://{px}/")).body(Empty::new()).unwrap();
+    let res = client().request(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let start = Instant::now();
+    let mut body = res.into_body();
+    let mut got = Vec::new();
+    let error = loop {
+        match tokio::time::timeout(Duration::from_secs(5), body.frame()).await.expect("the client is not held") {
+            Some(Ok(frame)) => got.extend_from_slice(frame.data_ref().unwrap()),
+            Some(Err(e)) => break e,
+            None => panic!("a stalled body must not look complete"),
+        }
+    };
+    assert!(start.elapsed() >= IDLE, "{error}");
+    assert_eq!(String::from_utf8(got).unwrap(), format!("<html><head>{SCRIPT}</head><body>first part"));
+    assert_eq!(tokio::time::timeout(Duration::from_secs(5), closed).await.unwrap().unwrap(), 0);
+    assert_eq!(stats.rewritten(), 1);
+
+    // A client that pauses longer than the idle time between reads still gets the whole page.
+    let up = upstream(false).await;
+    let (px, _) = proxy_with_timeout(up, inject(), IDLE).await;
+    let res = client().request(Request::get(format!("http://{px}/big")).body(Empty::new()).unwrap()).await.unwrap();
+    let mut body = res.into_body();
+    let (mut total, mut frames) = (0, 0);
+    while let Some(frame) = body.frame().await {
+        total += frame.unwrap().data_ref().unwrap().len();
+        frames += 1;
+        if frames <= 2 {
+            tokio::time::sleep(IDLE * 2).await;
+        }
+    }
+    assert_eq!(total, 25 + 128 * 64 * 1024 + SCRIPT.len());
 }
