@@ -10,7 +10,7 @@ mod selectors;
 mod shadow;
 
 pub use encoding::encoding_sniff;
-pub use selectors::selector_parse;
+pub use selectors::{random_selector_input, selector_parse};
 pub use shadow::tokenizer_shadow;
 
 use htrewrite_tokenizer::{
@@ -274,6 +274,9 @@ pub struct Target {
     pub dictionary: &'static str,
     /// How many pieces a generated input has at most, by default.
     pub max_pieces: usize,
+    /// The generator of random inputs for the replay runner (fed the
+    /// parsed dictionary and the maximum number of pieces).
+    pub generate: fn(&mut Rng, &[Vec<u8>], usize) -> Vec<u8>,
 }
 
 /// The libFuzzer dictionary of HTML syntax (targets 1–3).
@@ -285,11 +288,41 @@ pub const ENCODING_DICTIONARY: &str = include_str!("../dict/encoding.dict");
 
 /// Every fuzz target, in the order.
 pub const TARGETS: [Target; 5] = [
-    Target { name: "tokenizer_roundtrip", run: tokenizer_roundtrip, dictionary: HTML_DICTIONARY, max_pieces: 64 },
-    Target { name: "tokenizer_shadow", run: tokenizer_shadow, dictionary: HTML_DICTIONARY, max_pieces: 64 },
-    Target { name: "rewriter_random", run: rewriter_random, dictionary: HTML_DICTIONARY, max_pieces: 64 },
-    Target { name: "selector_parse", run: selector_parse, dictionary: SELECTOR_DICTIONARY, max_pieces: 24 },
-    Target { name: "encoding_sniff", run: encoding_sniff, dictionary: ENCODING_DICTIONARY, max_pieces: 400 },
+    Target {
+        name: "tokenizer_roundtrip",
+        run: tokenizer_roundtrip,
+        dictionary: HTML_DICTIONARY,
+        max_pieces: 64,
+        generate: random_input,
+    },
+    Target {
+        name: "tokenizer_shadow",
+        run: tokenizer_shadow,
+        dictionary: HTML_DICTIONARY,
+        max_pieces: 64,
+        generate: random_input,
+    },
+    Target {
+        name: "rewriter_random",
+        run: rewriter_random,
+        dictionary: HTML_DICTIONARY,
+        max_pieces: 64,
+        generate: random_input,
+    },
+    Target {
+        name: "selector_parse",
+        run: selector_parse,
+        dictionary: SELECTOR_DICTIONARY,
+        max_pieces: 24,
+        generate: random_selector_input,
+    },
+    Target {
+        name: "encoding_sniff",
+        run: encoding_sniff,
+        dictionary: ENCODING_DICTIONARY,
+        max_pieces: 400,
+        generate: random_input,
+    },
 ];
 
 /// The fragments of `dict/html.dict`; see [`parse_dictionary`].

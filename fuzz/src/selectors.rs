@@ -2,6 +2,8 @@
 
 use htrewrite_selectors::{Namespaces, Program, SelectorList, select_with};
 
+use crate::Rng;
+
 /// Documents the selectors are matched on: no-quirks and quirks, with
 /// classes, ids, attributes, siblings, tables (implied `tbody`), foreign
 /// content and a reconstructed formatting element.
@@ -70,5 +72,88 @@ pub fn selector_parse(data: &[u8]) {
         let a = select_with(document, &text, &namespaces).expect("compiled once");
         let b = select_with(document, &shown, &namespaces).expect("compiled once");
         assert_eq!(a, b, "{text:?} and its display {shown:?} match differently");
+    }
+}
+
+/// Type selectors the generator picks from.
+const TYPES: [&str; 10] = ["", "", "a", "LI", "svg|rect", "*|*", "*", "|p", "foreignObject", "x|mi"];
+
+/// Simple selectors the generator picks from (functional ones take a
+/// generated argument).
+const SIMPLE: [&str; 16] = [
+    ".a",
+    "#X",
+    "[lang]",
+    "[class~=a i]",
+    "[lang|='en']",
+    "[href^=h s]",
+    ":first-child",
+    ":root",
+    ":first-of-type",
+    ":nth-child(2n+1)",
+    ":nth-of-type(-n+3)",
+    ":nth-child(odd of .a)",
+    ":not(",
+    ":is(",
+    ":where(",
+    ".\\31 x",
+];
+
+/// Combinators, with the whitespace variants the parser accepts.
+const COMBINATORS: [&str; 7] = [" ", " > ", "+", " ~ ", ">", " /**/ ", "\t+\n"];
+
+/// A random [`selector_parse`] input: 2 header bytes, then a selector list
+/// built from the supported grammar (nested up to 2 levels in `:not()`,
+/// `:is()`, `:where()`), then, in one input of three, up to 3 edits (a
+/// dictionary fragment inserted, or a byte removed) so that near misses are
+/// tried too.
+pub fn random_selector_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: usize) -> Vec<u8> {
+    let mut out = (rng.next_u64() as u16).to_le_bytes().to_vec();
+    let mut text = String::new();
+    selector_list(rng, max_pieces.max(1), 0, &mut text);
+    out.extend_from_slice(text.as_bytes());
+    if rng.below(3) == 0 {
+        for _ in 0..1 + rng.below(3) {
+            let at = 2 + rng.below(out.len() - 1);
+            if rng.below(2) == 0 && at < out.len() {
+                out.remove(at);
+            } else {
+                let fragment = &dictionary[rng.below(dictionary.len())];
+                out.splice(at..at, fragment.iter().copied());
+            }
+        }
+    }
+    out
+}
+
+/// Appends a random selector list of at most `budget` compounds to `out`.
+fn selector_list(rng: &mut Rng, budget: usize, depth: usize, out: &mut String) {
+    for i in 0..1 + rng.below(3) {
+        if i > 0 {
+            out.push_str([",", ", ", " ,\n"][rng.below(3)]);
+        }
+        for j in 0..1 + rng.below(budget.clamp(1, 4)) {
+            if j > 0 {
+                out.push_str(COMBINATORS[rng.below(COMBINATORS.len())]);
+            }
+            let start = out.len();
+            out.push_str(TYPES[rng.below(TYPES.len())]);
+            for _ in 0..rng.below(3) {
+                let simple = SIMPLE[rng.below(SIMPLE.len())];
+                if simple.ends_with('(') {
+                    if depth >= 2 {
+                        continue;
+                    }
+                    out.push_str(simple);
+                    selector_list(rng, budget / 2, depth + 1, out);
+                    out.push(')');
+                } else {
+                    out.push_str(simple);
+                }
+            }
+            if out.len() == start {
+                out.push('*');
+            }
+        }
     }
 }

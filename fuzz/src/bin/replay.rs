@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use htrewrite_fuzz::{Rng, TARGETS, parse_dictionary, random_input};
+use htrewrite_fuzz::{Rng, TARGETS, parse_dictionary};
 
 const USAGE: &str = "usage: replay [--target tokenizer_roundtrip|tokenizer_shadow|rewriter_random|selector_parse|encoding_sniff] \
                      [--random N] [--seed S] [--max-pieces P] [PATH...]";
@@ -120,7 +120,7 @@ fn run() -> Result<usize, String> {
         let max_pieces = max_pieces.unwrap_or(target.max_pieces);
         let mut rng = Rng(seed | 1);
         for i in 0..random {
-            let data = random_input(&mut rng, &dictionary, max_pieces);
+            let data = (target.generate)(&mut rng, &dictionary, max_pieces);
             if let Some(message) = check(target.run, &data) {
                 failures += 1;
                 let saved = format!("replay-failure-{}-{seed}-{i}.bin", target.name);
