@@ -18,6 +18,12 @@
 //! no selector engine.
 //! Ids: `rewriter/<workload>/<engine>-<chunk>/<page set>`.
 //!
+//! Group `rewriter_adversarial`: htrewrite, every workload, on every
+//! adversarial input (`ADVERSARIAL` and `TREE_ADVERSARIAL`) at n, 2n and 4n
+//! bytes (n = `$HTREWRITE_ADVERSARIAL_BYTES`, default 64K), 64 KiB chunks; the
+//! time per byte stays flat when time is linear (`ratio.py` prints it).
+//! Ids: `rewriter_adversarial/<input>/<workload>/<bytes>`.
+//!
 //! ```text
 //! cargo bench -p htrewrite-benches --bench rewriter
 //! python3 benches/ratio.py
@@ -30,7 +36,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use htrewrite_benches::pipeline::{Prepared, RewriteEngine, RewriteWorkload};
-use htrewrite_benches::{corpus_dir, load_pages, workloads};
+use htrewrite_benches::{ADVERSARIAL, TREE_ADVERSARIAL, corpus_dir, load_pages, parse_size, workloads};
 
 const CHUNKS: [(usize, &str); 2] = [(64 << 10, "64KiB"), (1 << 10, "1KiB")];
 
@@ -70,11 +76,35 @@ fn rewriter(c: &mut Criterion) {
     }
 }
 
+fn rewriter_adversarial(c: &mut Criterion) {
+    let n = std::env::var("HTREWRITE_ADVERSARIAL_BYTES")
+        .ok()
+        .map(|s| parse_size(&s).expect("HTREWRITE_ADVERSARIAL_BYTES: a byte count such as 65536, 64K or 1M"))
+        .unwrap_or(64 << 10);
+    let prepared = Prepared::new();
+    for input in ADVERSARIAL.iter().chain(TREE_ADVERSARIAL) {
+        let mut group = c.benchmark_group(format!("rewriter_adversarial/{}", input.name));
+        group.sampling_mode(SamplingMode::Flat);
+        group.sample_size(10);
+        group.measurement_time(Duration::from_secs(1));
+        for size in [n, 2 * n, 4 * n] {
+            let doc = (input.build)(size);
+            group.throughput(Throughput::Bytes(doc.len() as u64));
+            for w in RewriteWorkload::ALL {
+                group.bench_with_input(BenchmarkId::new(w.name(), size), &doc, |b, doc| {
+                    b.iter(|| RewriteEngine::Htrewrite.run(w, black_box(doc), 64 << 10, &prepared))
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     // Modest times so the whole suite fits a shared machine; override on the
     // command line (`-- --measurement-time 5`).
     config = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
-    targets = rewriter
+    targets = rewriter, rewriter_adversarial
 }
 criterion_main!(benches);
