@@ -1,5 +1,6 @@
-//! Peak heap per rewriter workload on the largest page, and pass-through
-//! peak heap as the document grows (issue 8, "Memory").
+//! Peak heap per rewriter workload on the largest page, pass-through peak
+//! heap as the document grows, and on the adversarial inputs at n and 4n
+//! (issue 8, "Memory").
 //!
 //! Not a criterion bench: it prints Markdown tables. The global allocator is
 //! `dhat::Alloc`; each figure is dhat's `max_bytes` (the peak of live heap
@@ -19,7 +20,7 @@
 use std::hint::black_box;
 
 use htrewrite_benches::pipeline::{Prepared, RewriteEngine, RewriteWorkload};
-use htrewrite_benches::{corpus_dir, load_pages};
+use htrewrite_benches::{ADVERSARIAL, TREE_ADVERSARIAL, corpus_dir, load_pages, parse_size};
 use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
 
 #[global_allocator]
@@ -27,6 +28,10 @@ static ALLOC: dhat::Alloc = dhat::Alloc;
 
 /// The chunk sizes of the criterion benches.
 const CHUNKS: [(usize, &str); 2] = [(64 << 10, "64 KiB"), (1 << 10, "1 KiB")];
+
+/// The n of the adversarial table (`$HTREWRITE_ADVERSARIAL_BYTES`, default 256K):
+/// each input is measured at n and 4n bytes.
+const ADVERSARIAL_BYTES: usize = 256 << 10;
 
 /// How many times the page is repeated in the growth table.
 const REPEATS: [usize; 3] = [1, 4, 16];
@@ -130,5 +135,34 @@ fn main() {
             row.push_str(&format!(" {} |", kib(peak)));
         }
         println!("{row}");
+    }
+
+    let n = std::env::var("HTREWRITE_ADVERSARIAL_BYTES")
+        .ok()
+        .map(|s| parse_size(&s).expect("HTREWRITE_ADVERSARIAL_BYTES: a byte count such as 256K"))
+        .unwrap_or(ADVERSARIAL_BYTES);
+    println!("\n### Peak heap on the adversarial inputs (htrewrite, no handlers, 64 KiB chunks)\n");
+    println!("KiB of peak live heap at n and 4n bytes, and per input byte at 4n.\n");
+    println!("| input | KiB at {n} bytes | KiB at {} bytes | 4n ÷ n | bytes of heap per input byte at 4n |", 4 * n);
+    println!("|---|---:|---:|---:|---:|");
+    for input in ADVERSARIAL.iter().chain(TREE_ADVERSARIAL) {
+        let peaks: Vec<(usize, usize)> = [n, 4 * n]
+            .into_iter()
+            .map(|size| {
+                let doc = (input.build)(size);
+                let peak =
+                    peak_heap(|| RewriteEngine::Htrewrite.run(RewriteWorkload::Passthrough, &doc, 64 << 10, &prepared));
+                (doc.len(), peak)
+            })
+            .collect();
+        let [(_, small), (big_len, big)] = peaks[..] else { unreachable!("two sizes") };
+        println!(
+            "| {} | {} | {} | {:.2} | {:.1} |",
+            input.name,
+            kib(small),
+            kib(big),
+            big as f64 / small as f64,
+            big as f64 / big_len as f64
+        );
     }
 }
