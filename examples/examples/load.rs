@@ -5,7 +5,8 @@
 //! cargo run --release -p htrewrite-examples --example load -- URL [REQUESTS] [CONNECTIONS] [SECONDS]
 //! ```
 //!
-//! Prints one line: requests, errors, non-2xx, bytes, seconds, requests/s, MB/s.
+//! Prints one line: requests completed (of those asked; fewer when the time
+//! limit cut the run short), errors, non-2xx, bytes, seconds, requests/s, MB/s.
 //! Exits 1 if any request failed or was not 2xx.
 
 use std::process::ExitCode;
@@ -31,12 +32,13 @@ fn main() -> ExitCode {
         let uri: http::Uri = url.parse().expect("URL");
         let client = Client::builder(TokioExecutor::new()).pool_max_idle_per_host(connections as usize).build_http();
         let next = Arc::new(AtomicU64::new(0));
+        let completed = Arc::new(AtomicU64::new(0));
         let (errors, bad, bytes) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
         let start = Instant::now();
         let deadline = start + Duration::from_secs(seconds);
         let mut tasks = Vec::new();
         for _ in 0..connections {
-            let (client, uri, next) = (client.clone(), uri.clone(), next.clone());
+            let (client, uri, next, completed) = (client.clone(), uri.clone(), next.clone(), completed.clone());
             let (errors, bad, bytes) = (errors.clone(), bad.clone(), bytes.clone());
             tasks.push(tokio::spawn(async move {
                 while next.fetch_add(1, Ordering::Relaxed) < requests && Instant::now() < deadline {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
                             errors.fetch_add(1, Ordering::Relaxed);
                         }
                     }
+                    completed.fetch_add(1, Ordering::Relaxed);
                 }
             }));
         }
@@ -62,10 +65,10 @@ fn main() -> ExitCode {
             t.await.unwrap();
         }
         let secs = start.elapsed().as_secs_f64();
-        let done = next.load(Ordering::Relaxed).min(requests);
+        let done = completed.load(Ordering::Relaxed);
         let (errors, bad, bytes) = (errors.load(Ordering::Relaxed), bad.load(Ordering::Relaxed), bytes.load(Ordering::Relaxed));
         println!(
-            "requests {done}, errors {errors}, non-2xx {bad}, bytes {bytes}, seconds {secs:.2}, {:.0} requests/s, {:.1} MB/s",
+            "requests {done} of {requests}, errors {errors}, non-2xx {bad}, bytes {bytes}, seconds {secs:.2}, {:.0} requests/s, {:.1} MB/s",
             done as f64 / secs,
             bytes as f64 / secs / 1e6
         );

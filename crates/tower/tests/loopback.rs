@@ -367,55 +367,21 @@ async fn trailers_after_the_rewritten_body() {
     assert_eq!(got_trailers.unwrap(), trailers);
 }
 
-/// A failing handler: PassThrough (default) sends the rest unchanged; Abort ends the body
-/// with an error. Both are counted.
+type Factory = fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>;
+
+/// A failing handler, in a token or at the end of the document (a document-end handler):
+/// PassThrough (default) sends the rest unchanged; Abort ends the body with an error. Both
+/// are counted, also a failure at the end (the layer ends the rewriter with
+/// `Rewriter::end_with_error`).
 #[tokio::test(flavor = "current_thread")]
 async fn error_policies() {
-    let failing = |_: &request::Parts, _: &response::Parts| {
+    let in_a_token: Factory = |_, _| {
         Some(Settings::new_send().element("b", |_| Err("handler refused".into())).element("i", |el| {
             el.set_attribute("x", "1")?;
             Ok(())
         }))
     };
-    let inner = tower::service_fn(|_req: Request<()>| async {
-        let frames = vec![
-            http_body::Frame::data(Bytes::from("<i>a</i><b>b</b>")),
-            http_body::Frame::data(Bytes::from("<i>c</i>")),
-        ];
-        Ok::<_, std::convert::Infallible>(in_process_response(frames))
-    });
-
-    let layer = HtmlRewriteLayer::new(failing);
-    let stats = layer.stats();
-    let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    assert_eq!(&body[..], b"<i x=\"1\">a</i><b>b</b><i>c</i>");
-    assert_eq!((stats.passed_through(), stats.aborted()), (1, 0));
-
-    let layer = HtmlRewriteLayer::new(failing).on_error(ErrorPolicy::Abort);
-    let stats = layer.stats();
-    let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
-    let err = res.into_body().collect().await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Rewrite);
-    assert!(err.to_string().contains("handler refused"), "{err}");
-    assert_eq!((stats.passed_through(), stats.aborted()), (0, 1));
-
-    // A bad selector: the response is left alone and counted as skipped.
-    let layer = HtmlRewriteLayer::new(|_: &request::Parts, _: &response::Parts| {
-        Some(Settings::new_send().element("p[", |_| Ok(())))
-    });
-    let stats = layer.stats();
-    let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
-    assert!(!res.body().is_rewriting());
-    assert_eq!(stats.skipped(), 1);
-}
-
-/// A failure that surfaces only at the end of the document (a document-end handler)
-/// under PassThrough: the body is whole and unchanged, and the failure is counted once
-/// (the layer ends the rewriter with `Rewriter::end_with_error`).
-#[tokio::test(flavor = "current_thread")]
-async fn pass_through_counts_a_failure_at_the_end() {
-    let failing_at_end = |_: &request::Parts, _: &response::Parts| {
+    let at_the_end: Factory = |_, _| {
         Some(
             Settings::new_send()
                 .element("i", |el| {
@@ -426,22 +392,39 @@ async fn pass_through_counts_a_failure_at_the_end() {
         )
     };
     let inner = tower::service_fn(|_req: Request<()>| async {
-        let frames = vec![http_body::Frame::data(Bytes::from("<i>a</i>")), http_body::Frame::data(Bytes::from("<b>c"))];
+        let frames = vec![
+            http_body::Frame::data(Bytes::from("<i>a</i><b>b</b>")),
+            http_body::Frame::data(Bytes::from("<i>c</i>")),
+        ];
         Ok::<_, std::convert::Infallible>(in_process_response(frames))
     });
-    let layer = HtmlRewriteLayer::new(failing_at_end);
-    let stats = layer.stats();
-    let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    assert_eq!(&body[..], b"<i x=\"1\">a</i><b>c");
-    assert_eq!((stats.rewritten(), stats.passed_through(), stats.aborted()), (1, 1, 0));
+    let cases = [
+        (in_a_token, "<i x=\"1\">a</i><b>b</b><i>c</i>", "handler refused"),
+        (at_the_end, "<i x=\"1\">a</i><b>b</b><i x=\"1\">c</i>", "no footer today"),
+    ];
+    for (factory, passed_through, message) in cases {
+        let layer = HtmlRewriteLayer::new(factory);
+        let stats = layer.stats();
+        let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(&body[..], passed_through.as_bytes(), "{message}");
+        assert_eq!((stats.passed_through(), stats.aborted()), (1, 0), "{message}");
 
-    // The same handler under Abort: the body ends with the error, counted as aborted.
-    let layer = HtmlRewriteLayer::new(failing_at_end).on_error(ErrorPolicy::Abort);
+        let layer = HtmlRewriteLayer::new(factory).on_error(ErrorPolicy::Abort);
+        let stats = layer.stats();
+        let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
+        let err = res.into_body().collect().await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Rewrite);
+        assert!(err.to_string().contains(message), "{err}");
+        assert_eq!((stats.passed_through(), stats.aborted()), (0, 1), "{message}");
+    }
+
+    // A bad selector: the response is left alone and counted as skipped.
+    let layer = HtmlRewriteLayer::new(|_: &request::Parts, _: &response::Parts| {
+        Some(Settings::new_send().element("p[", |_| Ok(())))
+    });
     let stats = layer.stats();
     let res = ServiceBuilder::new().layer(layer).service(inner).oneshot(Request::new(())).await.unwrap();
-    let err = res.into_body().collect().await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Rewrite);
-    assert!(err.to_string().contains("no footer today"), "{err}");
-    assert_eq!((stats.passed_through(), stats.aborted()), (0, 1));
+    assert!(!res.body().is_rewriting());
+    assert_eq!(stats.skipped(), 1);
 }
