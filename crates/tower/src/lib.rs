@@ -79,6 +79,14 @@
 //! (a document-end handler, or a short page held whole for the `<meta>`
 //! prescan): the body ends through
 //! [`Rewriter::end_with_error`](htrewrite::Rewriter::end_with_error).
+//!
+//! An error of the inner body (the upstream closed mid-body, bad chunked
+//! framing) ends the body with an [`Error`] of kind [`ErrorKind::Body`]. The
+//! layer sets no timeouts: a stalled upstream stalls the body (output
+//! already rewritten is sent first). Bound it around the service and the
+//! inner body, as the reverse proxy example does (`--upstream-timeout`: a
+//! 504 before the head; after it `htrewrite_examples::timeout::IdleTimeout`
+//! fails the inner body, so the response is truncated).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
