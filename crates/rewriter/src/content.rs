@@ -192,6 +192,119 @@ fn check_script_escapes(content: &str) -> Result<(), EditError> {
     Ok(())
 }
 
+/// How many bytes of output before an insertion point [`join_guard`] needs:
+/// the longest character reference name (`&CounterClockwiseContourIntegral`)
+/// and `</noscript`.
+pub(crate) const JOIN_TAIL: usize = 40;
+
+/// What to do with inserted bytes so that they do not join the bytes
+/// already written before them.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Join {
+    /// Write them as they are.
+    Keep,
+    /// Write their first character (`len` bytes) as the numeric character
+    /// reference `reference`, then the rest.
+    Escape { len: usize, reference: String },
+    /// Do not write them: in RAWTEXT, script data or a CDATA section they
+    /// would finish something the bytes before them began, and escaping is
+    /// impossible there.
+    Refuse(EditError),
+}
+
+/// Decides how `inserted` may follow `tail` (the last bytes written, up to
+/// [`JOIN_TAIL`]) in context `ctx`, so that an insertion never changes how
+/// the bytes before it are read. Source text can end in something
+/// unfinished right where content is inserted — `a<` or `x</ti` before an
+/// end tag, `&no` before an element, `</scr` before `</script>` — and the
+/// inserted bytes, checked alone, would complete it: `<` + `b` is a tag,
+/// `&no` + `t` is `¬`, `</scr` + `ipt>` ends the script.
+///
+/// In data and RCDATA, the first character is then written as a numeric
+/// character reference (which reads as that character and cannot continue
+/// a tag or a reference); in RAWTEXT, script data and CDATA sections the
+/// insertion is refused with [`EditErrorKind::TextWouldEndElement`].
+pub(crate) fn join_guard(tail: &[u8], inserted: &[u8], ctx: Context<'_>, encoding: &'static Encoding) -> Join {
+    let Some(&first) = inserted.first() else { return Join::Keep };
+    match ctx {
+        Context::Data | Context::Rcdata => {
+            let letters = tail.iter().rev().take_while(|b| b.is_ascii_alphabetic()).count();
+            let end_tag_open = tail[..tail.len() - letters].ends_with(b"</");
+            let alnum = tail.iter().rev().take_while(|b| b.is_ascii_alphanumeric() || **b == b'#').count();
+            let joins = if end_tag_open {
+                // `</` + letters goes on as an end tag (or, in data, a
+                // bogus comment) whatever follows.
+                true
+            } else if letters == 0 && tail.ends_with(b"<") {
+                // A tag opens after `<` with a letter, `!`, `/` or `?` (in
+                // RCDATA only `/` can begin the end tag).
+                match ctx {
+                    Context::Data => first.is_ascii_alphabetic() || matches!(first, b'!' | b'/' | b'?'),
+                    _ => first == b'/',
+                }
+            } else {
+                // `&` + name or number characters goes on as a character
+                // reference (`&` + `#` begins a numeric one).
+                tail[..tail.len() - alnum].ends_with(b"&")
+                    && (first.is_ascii_alphanumeric() || matches!(first, b';' | b'#'))
+            };
+            if !joins {
+                Join::Keep
+            } else if first.is_ascii() {
+                Join::Escape { len: 1, reference: format!("&#{first};") }
+            } else {
+                match first_char(inserted, encoding) {
+                    Some((c, len)) => Join::Escape { len, reference: format!("&#{};", c as u32) },
+                    None => Join::Keep,
+                }
+            }
+        }
+        Context::Rawtext(name) => refuse_completion(tail, inserted, &[&format!("</{name}")]),
+        Context::ScriptData => refuse_completion(tail, inserted, &["</script", "<!--", "<script", "-->"]),
+        Context::CdataSection => refuse_completion(tail, inserted, &["]]>"]),
+        Context::Plaintext => Join::Keep,
+    }
+}
+
+/// Refuses `inserted` when `tail` ends with a proper, non-empty prefix of
+/// one of `patterns` (ASCII case-insensitive) that `inserted` continues,
+/// completing it or leaving it open for the bytes after.
+fn refuse_completion(tail: &[u8], inserted: &[u8], patterns: &[&str]) -> Join {
+    for pattern in patterns {
+        let p = pattern.as_bytes();
+        for begun in 1..p.len() {
+            let rest = &p[begun..];
+            let n = rest.len().min(inserted.len());
+            if tail.len() >= begun
+                && tail[tail.len() - begun..].eq_ignore_ascii_case(&p[..begun])
+                && inserted[..n].eq_ignore_ascii_case(&rest[..n])
+            {
+                return Join::Refuse(EditError::new(
+                    EditErrorKind::TextWouldEndElement,
+                    format!("the content would complete `{pattern}` begun by the bytes before it"),
+                ));
+            }
+        }
+    }
+    Join::Keep
+}
+
+/// The first character of `bytes` in `encoding` and its length in bytes
+/// (UTF-16 documents are rewritten as UTF-8 and re-encoded on output).
+fn first_char(bytes: &[u8], encoding: &'static Encoding) -> Option<(char, usize)> {
+    let encoding = if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+        encoding_rs::UTF_8
+    } else {
+        encoding
+    };
+    (1..=bytes.len().min(4)).find_map(|n| {
+        let mut decoder = encoding.new_decoder_without_bom_handling();
+        let mut s = String::with_capacity(16);
+        let _ = decoder.decode_to_string_without_replacement(&bytes[..n], &mut s, false);
+        s.chars().next().map(|c| (c, n))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +344,82 @@ mod tests {
     fn cdata_refuses_its_end() {
         assert_eq!(text("a]]>b", Context::CdataSection), Err(EditErrorKind::TextWouldEndElement));
         assert_eq!(text("a]", Context::CdataSection), Err(EditErrorKind::TextWouldEndElement));
+    }
+
+    fn join(tail: &str, inserted: &str, ctx: Context<'_>) -> Join {
+        join_guard(tail.as_bytes(), inserted.as_bytes(), ctx, encoding_rs::UTF_8)
+    }
+
+    fn escaped(len: usize, reference: &str) -> Join {
+        Join::Escape { len, reference: reference.to_owned() }
+    }
+
+    #[test]
+    fn join_guard_escapes_what_would_finish_a_tag_or_reference_in_data() {
+        assert_eq!(join("a<", "b>", Context::Data), escaped(1, "&#98;"));
+        assert_eq!(join("a<", "!--", Context::Data), escaped(1, "&#33;"));
+        assert_eq!(join("a<", "/p>", Context::Data), escaped(1, "&#47;"));
+        assert_eq!(join("a<", "?x", Context::Data), escaped(1, "&#63;"));
+        assert_eq!(join("a<", " b", Context::Data), Join::Keep);
+        assert_eq!(join("a<", "<b>", Context::Data), Join::Keep);
+        assert_eq!(join("x</ti", "tle>", Context::Data), escaped(1, "&#116;"));
+        assert_eq!(join("x</ti", " ", Context::Data), escaped(1, "&#32;"));
+        assert_eq!(join("&no", "t", Context::Data), escaped(1, "&#116;"));
+        assert_eq!(join("&", "#65;", Context::Data), escaped(1, "&#35;"));
+        assert_eq!(join("&#x4", "1;", Context::Data), escaped(1, "&#49;"));
+        assert_eq!(join("&amp;", "x", Context::Data), Join::Keep);
+        assert_eq!(join("a&b", " c", Context::Data), Join::Keep);
+        assert_eq!(join("a<", "é", Context::Data), Join::Keep);
+        assert_eq!(join("&no", "é", Context::Data), Join::Keep);
+        assert_eq!(join("<p>", "<b>", Context::Data), Join::Keep);
+        assert_eq!(join("", "<b>", Context::Data), Join::Keep);
+        assert_eq!(join("a<", "", Context::Data), Join::Keep);
+    }
+
+    #[test]
+    fn join_guard_in_rcdata_minds_end_tags_and_references_only() {
+        assert_eq!(join("a<", "/title>", Context::Rcdata), escaped(1, "&#47;"));
+        assert_eq!(join("a<", "b>", Context::Rcdata), Join::Keep);
+        assert_eq!(join("a</tit", "le>", Context::Rcdata), escaped(1, "&#108;"));
+        assert_eq!(join("&lt", ";", Context::Rcdata), escaped(1, "&#59;"));
+    }
+
+    #[test]
+    fn join_guard_escapes_a_non_ascii_first_character_whole() {
+        let windows_1252 = join_guard(b"&no", b"\xe9t", Context::Data, encoding_rs::WINDOWS_1252);
+        assert_eq!(windows_1252, Join::Keep);
+        let utf8 = join_guard(b"x</a", "é>".as_bytes(), Context::Data, encoding_rs::UTF_8);
+        assert_eq!(utf8, escaped(2, "&#233;"));
+        let big5 = join_guard(b"x</a", "漢>".as_bytes(), Context::Data, encoding_rs::UTF_8);
+        assert_eq!(big5, escaped(3, "&#28450;"));
+    }
+
+    #[test]
+    fn join_guard_refuses_completions_where_escaping_is_impossible() {
+        for (tail, inserted, ctx) in [
+            ("a</scr", "ipt>", Context::ScriptData),
+            ("a</SCR", "ipt", Context::ScriptData),
+            ("a<", "/script", Context::ScriptData),
+            ("a<!-", "-x", Context::ScriptData),
+            ("a<scr", "ipt", Context::ScriptData),
+            ("a--", ">", Context::ScriptData),
+            ("a</sty", "le ", Context::Rawtext("style")),
+            ("a<", "/", Context::Rawtext("style")),
+            ("a]]", ">", Context::CdataSection),
+            ("a]", "]>", Context::CdataSection),
+        ] {
+            assert!(matches!(join(tail, inserted, ctx), Join::Refuse(_)), "{tail:?} + {inserted:?} in {ctx:?}");
+        }
+        for (tail, inserted, ctx) in [
+            ("a</scr", "oll", Context::ScriptData),
+            ("a<", " b", Context::ScriptData),
+            ("a</sty", "x", Context::Rawtext("style")),
+            ("a</sty", "le", Context::Rawtext("title")),
+            ("a]]", "x", Context::CdataSection),
+            ("a<", "/plaintext>", Context::Plaintext),
+        ] {
+            assert_eq!(join(tail, inserted, ctx), Join::Keep, "{tail:?} + {inserted:?} in {ctx:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! token's bytes after its events. Content inserted for elements without
 //! tags of their own lands where the shadow opens or closes them.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -18,7 +19,7 @@ use htrewrite_shadow::{
 };
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
-use crate::content::Context;
+use crate::content::{Context, JOIN_TAIL, Join, join_guard};
 use crate::element::{EndEdits, Removal, Source, write_end_tag};
 use crate::error::RewritingError;
 use crate::location::Lines;
@@ -181,6 +182,38 @@ struct OpenText {
     mode: TextMode,
 }
 
+/// The last [`JOIN_TAIL`] bytes written (fewer at the start).
+struct Tail {
+    buf: [u8; 2 * JOIN_TAIL],
+    len: usize,
+}
+
+impl Default for Tail {
+    fn default() -> Self {
+        Tail { buf: [0; 2 * JOIN_TAIL], len: 0 }
+    }
+}
+
+impl Tail {
+    fn push(&mut self, bytes: &[u8]) {
+        if bytes.len() >= JOIN_TAIL {
+            self.buf[..JOIN_TAIL].copy_from_slice(&bytes[bytes.len() - JOIN_TAIL..]);
+            self.len = JOIN_TAIL;
+            return;
+        }
+        if self.len + bytes.len() > self.buf.len() {
+            self.buf.copy_within(self.len - JOIN_TAIL..self.len, 0);
+            self.len = JOIN_TAIL;
+        }
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    fn get(&self) -> &[u8] {
+        &self.buf[self.len.saturating_sub(JOIN_TAIL)..self.len]
+    }
+}
+
 /// Why output is being dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Suppress {
@@ -223,6 +256,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
 
     /// Output staged for the sink.
     pub(crate) out: Vec<u8>,
+    /// The last bytes written, for [`join_guard`].
+    tail: Tail,
     /// Whether the current token's bytes were written (or dropped) already.
     token_done: bool,
     /// For text tokens: the offset up to which the token's bytes were handled.
@@ -270,6 +305,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             mode,
             mode_name: "".into(),
             out: Vec::new(),
+            tail: Tail::default(),
             token_done: false,
             cursor: 0,
             error: None,
@@ -303,6 +339,27 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     fn emit(&mut self, bytes: &[u8]) {
         if self.suppress.is_none() && !bytes.is_empty() {
             self.out.extend_from_slice(bytes);
+            self.tail.push(bytes);
+        }
+    }
+
+    /// Writes content a handler inserted, in context `ctx`, so that it does
+    /// not join the bytes before it ([`join_guard`]): its first character
+    /// escaped where needed, or refused with [`RewritingError::Insertion`].
+    /// After a failure nothing more is inserted: the failing token's own
+    /// bytes still go out, so the output is the input up to that token's
+    /// end without the refused content.
+    fn emit_inserted(&mut self, bytes: &[u8], ctx: Context<'_>) {
+        if bytes.is_empty() || self.suppress.is_some() || self.error.is_some() {
+            return;
+        }
+        match join_guard(self.tail.get(), bytes, ctx, self.encoding) {
+            Join::Keep => self.emit(bytes),
+            Join::Escape { len, reference } => {
+                self.emit(reference.as_bytes());
+                self.emit(&bytes[len..]);
+            }
+            Join::Refuse(e) => self.fail(RewritingError::Insertion(e)),
         }
     }
 
@@ -332,16 +389,23 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // of the whitespace, its first other character for the rest (where
         // the shadow opens implied elements or reconstructs formatting
         // elements) — the same places whatever the chunking.
+        // Where the shadow treats whitespace and other characters alike as
+        // far as elements go (the "in body" rules, also used in cells,
+        // captions, templates and after the body), one piece is enough, its
+        // events at its first character that is not an ignored NUL.
+        // Leading NULs that the mode ignores (in body, in table text) open
+        // nothing either: events go after them, as when they come alone.
         let start = t.span().start;
-        let rest_at = match text_mode {
-            Some(TextMode::Data) => first_non_whitespace(t.raw(), start, true),
-            _ => start,
+        let (rest_at, two_pieces) = match text_mode {
+            Some(TextMode::Data) if text_opens_alike(mode_before) => (first_non_nul(t.raw(), start), false),
+            Some(TextMode::Data) => (first_non_whitespace(t.raw(), start, true, ignores_nul(mode_before)), true),
+            _ => (start, false),
         };
         let (fb, first_rest_action) = {
             let mut c =
                 Collector { matcher: self.matcher.as_mut(), actions: &mut self.actions, rules: &mut self.matched };
             let mode = text_mode.unwrap_or_default();
-            if rest_at > start && rest_at < t.span().end {
+            if two_pieces && rest_at > start && rest_at < t.span().end {
                 let split = (rest_at - start) as usize;
                 let eof = t.is_eof_terminated();
                 let ws = decode_for_tree(self.encoding, &t.raw()[..split], mode, false);
@@ -353,7 +417,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 (fb, n)
             } else {
                 let fb = self.shadow.process(t, &mut c);
-                (fb, if rest_at == start { 0 } else { c.actions.len() })
+                // One piece: all events at `rest_at`, or, for text that is all
+                // whitespace, at its start.
+                (fb, if two_pieces && rest_at > start { c.actions.len() } else { 0 })
             }
         };
         let actions = std::mem::take(&mut self.actions);
@@ -493,7 +559,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     return;
                 }
             }
-            self.emit(&bytes);
+            self.emit_inserted(&bytes, ctx.get());
         }
     }
 
@@ -578,11 +644,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         // Output at the start.
         let before = std::mem::take(&mut edits.before);
-        self.emit(&before);
+        self.emit_inserted(&before, Context::Data);
         let suppressed_before = self.suppress.is_some();
         if edits.removal == Removal::Whole {
             if let Some(r) = edits.replacement.take() {
-                self.emit(&r);
+                self.emit_inserted(&r, Context::Data);
             }
             if !suppressed_before {
                 self.suppress = Some(Suppress::Whole(id));
@@ -601,9 +667,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         }
         let prepend = std::mem::take(&mut edits.prepend);
-        self.emit(&prepend);
+        self.emit_inserted(&prepend, ctx.get());
         if let Some(inner) = edits.inner.take() {
-            self.emit(&inner);
+            self.emit_inserted(&inner, ctx.get());
             if self.suppress.is_none() {
                 self.suppress = Some(Suppress::Inner(id));
             }
@@ -655,7 +721,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.suppress = None;
         }
         let append = std::mem::take(&mut p.edits.append);
-        self.emit(&append);
+        self.emit_inserted(&append, p.ctx.get());
         let mut end = EndEdits::default();
         let mut own = std::mem::take(&mut p.edits.end_handlers);
         let mut failed = None;
@@ -679,7 +745,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.error = Some(RewritingError::Handler(e));
             return;
         }
-        self.emit(&end.before);
+        self.emit_inserted(&end.before, p.ctx.get());
         if let Some(t) = end_tag {
             self.token_done = true;
             let keep = !end.remove_end_tag && p.edits.removal == Removal::None;
@@ -697,8 +763,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.suppress == Some(Suppress::Whole(id)) {
             self.suppress = None;
         }
-        self.emit(&end.after);
-        self.emit(&p.edits.after);
+        self.emit_inserted(&end.after, Context::Data);
+        self.emit_inserted(&p.edits.after, Context::Data);
     }
 
     /// `</body>` and `</html>` switch insertion modes without popping: their
@@ -777,11 +843,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         let eof = t.is_eof_terminated() && end == t.span().end;
         let text = if self.encoding != encoding_rs::UTF_8 {
-            std::borrow::Cow::Owned(self.decode_streaming(raw, mode, eof))
+            Cow::Owned(self.decode_streaming(raw, mode, eof))
         } else if start == base && end == t.span().end {
             t.text().unwrap_or_default()
         } else {
-            std::borrow::Cow::Owned(decode_for_tree(self.encoding, raw, mode, eof))
+            decode_for_tree(self.encoding, raw, mode, eof)
         };
         let span = Span::new(start, end);
         match &mut self.text {
@@ -874,22 +940,22 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 }
             }
         }
-        self.apply_mutations(m, raw);
+        self.apply_mutations(m, raw, ctx.get());
     }
 
     /// Writes a token's bytes with the mutations handlers made.
-    fn apply_mutations(&mut self, m: Mutations, raw: &[u8]) {
+    fn apply_mutations(&mut self, m: Mutations, raw: &[u8], ctx: Context<'_>) {
         if m.is_noop() {
             return;
         }
-        self.emit(&m.before);
+        self.emit_inserted(&m.before, ctx);
         if let Some(r) = &m.replacement {
-            self.emit(r);
+            self.emit_inserted(r, ctx);
         } else if !m.removed && !self.token_done {
             self.emit(raw);
         }
         self.token_done = true;
-        self.emit(&m.after);
+        self.emit_inserted(&m.after, ctx);
     }
 
     /// The text node ended (a non-text token at `at`, or the end of input).
@@ -950,7 +1016,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 return;
             }
         }
-        self.apply_mutations(m, t.raw());
+        self.apply_mutations(m, t.raw(), Context::Data);
     }
 
     fn doctype_token(&mut self, t: &Token<'_>) {
@@ -964,7 +1030,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 return;
             }
         }
-        self.apply_mutations(m, t.raw());
+        self.apply_mutations(m, t.raw(), Context::Data);
     }
 
     fn pi_token(&mut self, t: &Token<'_>) {
@@ -979,18 +1045,19 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 return;
             }
         }
-        self.apply_mutations(m, t.raw());
+        self.apply_mutations(m, t.raw(), Context::Data);
     }
 }
 
 /// Where the first character of `raw` (at `start`) that is not whitespace
 /// is, as the shadow counts whitespace (references to whitespace included
 /// where `refs`); the end of `raw` when there is none.
-fn first_non_whitespace(raw: &[u8], start: u64, refs: bool) -> u64 {
+fn first_non_whitespace(raw: &[u8], start: u64, refs: bool, nul: bool) -> u64 {
     let mut i = 0;
     while i < raw.len() {
         match raw[i] {
             b'\t' | b'\n' | 0x0C | b'\r' | b' ' => i += 1,
+            0 if nul => i += 1,
             b'&' if refs => match whitespace_reference_len(&raw[i..]) {
                 Some(n) => i += n,
                 None => break,
@@ -1025,13 +1092,62 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
     Some(2 + usize::from(hex) + n + usize::from(digits.get(n) == Some(&b';')))
 }
 
+/// Whether text in insertion mode `mode` makes the same element events
+/// whether it starts with whitespace or not: true where characters follow
+/// the ["in body"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody)
+/// rules (whitespace and other characters both reconstruct the active
+/// formatting elements; only frameset-ok differs), which "in cell", "in
+/// caption" and "in template" use for characters. Text in foreign content
+/// opens and closes nothing at all. Elsewhere ("in head", "in table", …)
+/// whitespace is inserted where other characters first close or open
+/// elements, so the two reach the shadow as separate pieces.
+/// "After body" and "after after body" process whitespace with the "in body"
+/// rules and switch to "in body" for anything else.
+fn text_opens_alike(mode: InsertionMode) -> bool {
+    matches!(
+        mode,
+        InsertionMode::InBody
+            | InsertionMode::InCell
+            | InsertionMode::InCaption
+            | InsertionMode::InTemplate
+            | InsertionMode::AfterBody
+            | InsertionMode::AfterAfterBody
+    )
+}
+
+/// Whether text in insertion mode `mode` drops a U+0000 without opening or
+/// closing anything where it does not drop whitespace: "in table text"
+/// (entered from "in table", "in table body" and "in row") ignores NULs and
+/// acts on the other characters, so a NUL belongs with the leading
+/// whitespace. The frameset modes open nothing for text.
+/// Elsewhere ("in head", "in column group", …) a NUL is "anything else" and
+/// closes or opens elements like any other character.
+fn ignores_nul(mode: InsertionMode) -> bool {
+    matches!(
+        mode,
+        InsertionMode::InTable
+            | InsertionMode::InTableBody
+            | InsertionMode::InRow
+            | InsertionMode::InTableText
+            | InsertionMode::InFrameset
+            | InsertionMode::AfterFrameset
+            | InsertionMode::AfterAfterFrameset
+    )
+}
+
+/// The offset of the first byte of `raw` (at `start`) that is not U+0000
+/// (the "in body" rules ignore NULs).
+fn first_non_nul(raw: &[u8], start: u64) -> u64 {
+    start + raw.iter().take_while(|&&b| b == 0).count() as u64
+}
+
 /// Text decoded for the tree builder (transcoded first in other encodings).
-fn decode_for_tree(encoding: &'static Encoding, raw: &[u8], mode: TextMode, eof: bool) -> String {
+fn decode_for_tree<'a>(encoding: &'static Encoding, raw: &'a [u8], mode: TextMode, eof: bool) -> Cow<'a, str> {
     if encoding == encoding_rs::UTF_8 || raw.is_ascii() {
-        htrewrite_tokenizer::decode_text(raw, mode, eof).into_owned()
+        htrewrite_tokenizer::decode_text(raw, mode, eof)
     } else {
         let (s, _) = encoding.decode_without_bom_handling(raw);
-        htrewrite_tokenizer::decode_text(s.as_bytes(), mode, eof).into_owned()
+        Cow::Owned(htrewrite_tokenizer::decode_text(s.as_bytes(), mode, eof).into_owned())
     }
 }
 
@@ -1041,7 +1157,7 @@ fn comment_data_of(s: &str) -> String {
     impl TokenSink for First {
         fn token(&mut self, t: &Token<'_>) -> Feedback {
             if self.0.is_none() {
-                self.0 = t.comment_data().map(std::borrow::Cow::into_owned);
+                self.0 = t.comment_data().map(Cow::into_owned);
             }
             Feedback::default()
         }

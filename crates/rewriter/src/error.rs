@@ -42,6 +42,13 @@ pub enum RewritingError {
     },
     /// The encoding label is unknown, or the document cannot be rewritten in it.
     Encoding(String),
+    /// Content a handler inserted would complete something the bytes
+    /// before it began (`ipt>` after `</scr` where a script's text ends,
+    /// `>` after `]]` in a CDATA section) where escaping is impossible, so
+    /// it was not written ([`EditErrorKind::TextWouldEndElement`]). In data
+    /// and RCDATA, the first character is written as a character reference
+    /// instead and no error occurs.
+    Insertion(EditError),
     /// The output sink failed.
     Output(std::io::Error),
     /// An earlier call failed; the rewriter does not accept more input.
@@ -57,6 +64,7 @@ impl fmt::Display for RewritingError {
                 write!(f, "memory limit of {limit} bytes exceeded ({needed} bytes needed)")
             }
             RewritingError::Encoding(m) => write!(f, "encoding: {m}"),
+            RewritingError::Insertion(e) => write!(f, "inserted content refused: {e}"),
             RewritingError::Output(e) => write!(f, "output failed: {e}"),
             RewritingError::Poisoned => f.write_str("the rewriter failed earlier and accepts no more input"),
         }
@@ -69,6 +77,7 @@ impl Error for RewritingError {
             RewritingError::Selector { error, .. } => Some(error),
             RewritingError::Handler(e) => Some(&**e),
             RewritingError::Output(e) => Some(e),
+            RewritingError::Insertion(e) => Some(e),
             _ => None,
         }
     }

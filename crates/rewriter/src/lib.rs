@@ -40,18 +40,67 @@
 //! removes exactly `<p>a`.
 //!
 //! ## Guarantees
-//! - **Lossless**: with no handlers, or handlers that change nothing, the
-//!   output is the input byte for byte, for any bytes (invalid UTF-8, NUL,
-//!   CR) — `tests/roundtrip.rs`, `tests/properties.rs`.
-//! - **Chunking-independent**: every result is the same however the input
-//!   is split — every data test runs whole, split at every byte and at
-//!   seeded random points (`tests/cases.rs`).
-//! - **Linear time, bounded memory**: memory is bounded by the longest
-//!   token, the stack of open elements and what handlers hold;
-//!   [`Settings::memory_limit`] enforces a ceiling (`tests/limits.rs`).
-//! - **Context-safe text**: inserted [`ContentType::Text`] is escaped for
-//!   the context it lands in, or refused where escaping is impossible
-//!   (`content.rs` unit tests, `tests/cases.rs`).
+//! Each is a contract, with the tests that enforce it (commands and figures
+//! in the workspace `README.md`).
+//! - **Lossless**: with no handlers, or handlers that read and change
+//!   nothing, the output is the input byte for byte, for any bytes (invalid
+//!   UTF-8, NUL, CR) and any chunking: `tests/tests/rewriter_roundtrip.rs`
+//!   in the workspace (every html5lib input, the vendored pages and
+//!   `$HTREWRITE_CORPUS`, each whole, at every byte or at seeded random
+//!   points), `tests/properties.rs` (proptest: random bytes and HTML-like
+//!   documents), the `rewriter_random` fuzz target (`fuzz/`).
+//! - **Exact edits**: an attribute edit changes only that attribute's bytes,
+//!   and inserted text never changes how the rest of the document tokenizes
+//!   (`tests/properties.rs`, which diffs and re-tokenizes the output);
+//!   per-action expectations in `tests/data/cases/*.toml` (`tests/cases.rs`).
+//! - **Chunking-independent**: outputs and what handlers observe do not
+//!   depend on where the input is split: every data case runs whole, split
+//!   at every byte and at seeded random points (`tests/cases.rs`,
+//!   `tests/encodings.rs`, `tests/limits.rs`), and the round-trip test
+//!   compares handler observations across chunkings.
+//! - **Linear time**: the tokenizer and the shadow are linear on every
+//!   input (their crates' tests count steps at n and 4n); the rewriter adds
+//!   O(1) work per token and per open element, plus what handlers do.
+//!   Measured with instruction counts (callgrind) on the adversarial shapes
+//!   at n and 4n: `benches/src/bin/rewrite.rs --adversarial`.
+//! - **Bounded memory**: the rewriter holds the unfinished token, the stack
+//!   of open elements, live selector states, held text (whole-text-node
+//!   mode) and pending inserted content, never the document;
+//!   [`Settings::memory_limit`] counts all of them and fails with
+//!   [`RewritingError::MemoryLimitExceeded`], leaving the output exact up to
+//!   the failing token (`tests/limits.rs`).
+//! - **Context-safe text**: [`ContentType::Text`] is escaped for the context
+//!   it lands in (text, attribute value, RCDATA), or refused with
+//!   [`EditErrorKind`] where escaping is impossible (RAWTEXT, script data,
+//!   comments): `content.rs` unit tests, `tests/cases.rs`,
+//!   `tests/properties.rs`. Inserted content, text or HTML, never joins the
+//!   bytes written before it: after source text that ends unfinished (`a<`,
+//!   `&no`, `x</ti`), a first character that would finish it as a tag or a
+//!   character reference is written as a numeric character reference; in
+//!   RAWTEXT, script data and CDATA sections, where that is impossible,
+//!   content that would complete `</style`, `</script`, `<!--` or `]]>`
+//!   fails the rewrite with [`RewritingError::Insertion`]
+//!   (`tests/data/cases/joins.toml`, `content.rs` unit tests).
+//! - **Encodings**: any WHATWG label; sniffing (BOM, transport charset,
+//!   `<meta>` prescan); inserted content encoded into the document's
+//!   encoding; UTF-16 untouched spans passed through as the original bytes
+//!   (`tests/encodings.rs`, html5lib's encoding suite).
+//!
+//! ## Known differences
+//! - From the Standard: none known in tokenization or tree construction
+//!   (upstream test cases the newest Standard made stale are listed with
+//!   reasons in `tests/expected-differences.toml` and
+//!   `crates/shadow/tests/expected-differences.toml`). Selector
+//!   matching happens when an element is opened: a later adoption-agency
+//!   move or foster-parenting does not re-match it (`htrewrite-selectors`,
+//!   *Tree shape*).
+//! - Elements the shadow creates without a start tag (implied `html`,
+//!   `head`, `body`, `tbody`, reconstructed formatting elements) are matched
+//!   and seen by handlers but own no bytes: edits that need bytes return
+//!   [`EditErrorKind::NoStartTag`], documented on each [`Element`] method.
+//! - From lol-html: `tests/data/lol_html_differences.toml` lists, with a
+//!   reason each, the peer's cases whose expectation disagrees with the
+//!   Standard's tree or selectors we refuse by design (`tests/lol_html.rs`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -189,9 +189,13 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     ///
     /// # Errors
     /// With [`OnError::Stop`] (the default): a handler error, the memory
-    /// limit, or an output error; the output written so far is the rewrite
-    /// of every token before the failing one (plus content already inserted
-    /// for it), and later calls return [`RewritingError::Poisoned`]. With
+    /// limit, inserted content that would complete what the bytes before it
+    /// began where escaping is impossible ([`RewritingError::Insertion`]),
+    /// or an output error; the output written so far is the rewrite of
+    /// every token before the failing one (plus content already inserted
+    /// for it; for [`RewritingError::Insertion`], the failing token's own
+    /// bytes too, without the refused content), and later calls return
+    /// [`RewritingError::Poisoned`]. With
     /// [`OnError::PassThrough`] only output errors are returned; other
     /// failures are kept in [`Rewriter::error`] and the rest of the input
     /// passes through unchanged.

@@ -8,7 +8,10 @@
 //! `expected_error` (the [`EditErrorKind`] an edit is refused with: the
 //! handler records it and goes on, so `expected` is the document without
 //! that edit), `settings` (`encoding`, `fragment`, `whole_text_nodes`,
-//! `scripting`) and `issue`. The actions are listed in [`install`]. Content
+//! `scripting`), `rewriting_error` (the rewrite fails with this
+//! [`RewritingError`](htrewrite::RewritingError) variant, and the output
+//! written before the failure is a prefix of `expected`: write the whole
+//! input without the refused edit) and `issue`. The actions are listed in [`install`]. Content
 //! type is `"html"` (the default) or `"text"`. With `settings.encoding`, the
 //! input, the value and the expected output are written as UTF-8 in the file
 //! and encoded into that encoding before the run.
@@ -45,6 +48,8 @@ struct Case {
     expected: String,
     #[serde(default)]
     expected_error: Option<String>,
+    #[serde(default)]
+    rewriting_error: Option<String>,
     #[serde(default)]
     settings: CaseSettings,
     /// The issue a regression case comes from.
@@ -99,8 +104,24 @@ fn run(name: &str, case: &Case) -> Result<(), String> {
         let errors = RefCell::new(Vec::new());
         let settings = settings(case, &errors)?;
         let outcome = common::rewrite(settings, &input, chunking);
-        if let Some(e) = outcome.error {
-            return Err(format!("rewriting failed: {e}"));
+        match (outcome.error, &case.rewriting_error) {
+            (None, None) => {}
+            (Some(e), None) => return Err(format!("rewriting failed: {e}")),
+            (None, Some(want)) => return Err(format!("the rewrite did not fail with {want}")),
+            (Some(e), Some(want)) => {
+                let got = format!("{e:?}");
+                if !got.starts_with(&format!("{want}(")) && !got.starts_with(&format!("{want} ")) {
+                    return Err(format!("rewriting failed with {got}, want {want}"));
+                }
+                if !expected.starts_with(&outcome.output) {
+                    return Err(format!(
+                        "output before the failure is not a prefix of the expected output\n  got:      {}\n  expected: {}",
+                        common::show(&outcome.output),
+                        common::show(&expected)
+                    ));
+                }
+                return Ok(());
+            }
         }
         let errors = errors.into_inner();
         let want: Vec<String> = case.expected_error.iter().cloned().collect();
