@@ -1,8 +1,7 @@
 //! Target 2: the tokenizer driven by the tree-builder shadow.
 
 use htrewrite_shadow::{
-    CloseCause, Event, EventSink, Namespace, NodeId, OpenElement, OwnedEvent, QuirksMode, Shadow, ShadowOptions,
-    ShadowSink,
+    Event, EventSink, Namespace, NodeId, OpenElement, OwnedEvent, QuirksMode, Shadow, ShadowOptions, ShadowSink,
 };
 use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, TokenSink, Tokenizer};
 
@@ -70,12 +69,7 @@ pub fn tokenizer_shadow(data: &[u8]) {
     if let Err(e) = check_pairing(&whole.events) {
         panic!("opened/closed events do not pair up: {e} (context {context:?})");
     }
-    let (mut a, mut b) = (canonical(&whole.events), canonical(&chunked.events));
-    if crate::tolerated(KNOWN_IMPLIED_SPAN) {
-        for events in [&mut a, &mut b] {
-            empty_implied_spans_at_invalid_utf8(events, input);
-        }
-    }
+    let (a, b) = (canonical(&whole.events), canonical(&chunked.events));
     if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
         panic!(
             "events differ from event #{i} on; chunks {splits:?} (context {context:?}):\n  whole:   {:?}\n  chunked: {:?}",
@@ -86,26 +80,6 @@ pub fn tokenizer_shadow(data: &[u8]) {
     assert_eq!(whole.roots, chunked.roots, "declarative shadow roots differ; chunks {splits:?}");
     assert_eq!(whole.stacks, chunked.stacks, "stacks after start tags differ; chunks {splits:?}");
     assert_eq!(whole.errors, chunked.errors, "parse errors differ; chunks {splits:?} (context {context:?})");
-}
-
-/// A known finding (reported, not fixed yet): the `CloseCause::Implied`
-/// span of text that starts with a byte that cannot start a UTF-8 sequence
-/// (`\x80a` in "before head") is as long as that byte's lead-byte class
-/// says, clipped to the text token, so it depends on the chunking
-/// (`first_non_ws_char` in `crates/shadow/src/shadow.rs`). Only tolerated
-/// when named in `HTREWRITE_FUZZ_TOLERATE`.
-pub const KNOWN_IMPLIED_SPAN: &str = "shadow-implied-span-invalid-utf8";
-
-/// Empties the `CloseCause::Implied` spans that start at a byte that is not
-/// ASCII (the [`KNOWN_IMPLIED_SPAN`] finding).
-fn empty_implied_spans_at_invalid_utf8(events: &mut [OwnedEvent], input: &[u8]) {
-    for e in events {
-        if let OwnedEvent::ElementClosed { cause: CloseCause::Implied { by }, .. } = e
-            && input.get(by.start as usize).is_some_and(|&b| b >= 0x80)
-        {
-            by.end = by.start;
-        }
-    }
 }
 
 /// What one run produced.

@@ -138,15 +138,23 @@ fn first_non_ws_char(raw: &[u8], start: u64, refs: bool) -> Span {
             _ => break,
         }
     }
-    let len = match raw.get(ws) {
-        None => 0,
-        Some(&b) if b < 0x80 => 1,
-        Some(&b) if b >= 0xF0 => 4,
-        Some(&b) if b >= 0xE0 => 3,
-        Some(_) => 2,
-    };
-    let len = len.min(raw.len() - ws);
+    let len = first_char_len(&raw[ws..]);
     Span::new(start + ws as u64, start + (ws + len) as u64)
+}
+
+/// The length in bytes of the first character of `bytes` as UTF-8 decoding
+/// reads it: a valid sequence, or the maximal subpart of an invalid one (one
+/// U+FFFD), or what there is of a sequence cut by the end of `bytes`.
+/// 0 for no bytes.
+fn first_char_len(bytes: &[u8]) -> usize {
+    let head = &bytes[..bytes.len().min(4)];
+    match std::str::from_utf8(head) {
+        Ok(s) => s.chars().next().map_or(0, char::len_utf8),
+        Err(e) if e.valid_up_to() > 0 => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).ok().and_then(|s| s.chars().next()).map_or(1, char::len_utf8)
+        }
+        Err(e) => e.error_len().unwrap_or(head.len()),
+    }
 }
 
 /// The length of a character reference at the start of `s` that decodes to
@@ -703,5 +711,38 @@ impl<E: EventSink> ShadowSink<E> {
 impl<E: EventSink> TokenSink for ShadowSink<E> {
     fn token(&mut self, token: &Token<'_>) -> Feedback {
         self.shadow.process(token, &mut self.events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fuzz finding `tokenizer_shadow/implied-span-invalid-utf8.bin`
+    /// (2026-11-23): the span of an invalid first character is its maximal
+    /// subpart, not a length guessed from the lead byte.
+    #[test]
+    fn first_non_whitespace_character_spans() {
+        let cases: &[(&[u8], (u64, u64))] = &[
+            (b"a", (0, 1)),
+            (b"  ab", (2, 3)),
+            (b"&#32;x", (5, 6)),
+            ("é!".as_bytes(), (0, 2)),
+            ("€!".as_bytes(), (0, 3)),
+            ("😀!".as_bytes(), (0, 4)),
+            (b"\x80a", (0, 1)),
+            (b" \x80a", (1, 2)),
+            (b"\xc0a", (0, 1)),
+            (b"\xf5ab", (0, 1)),
+            (b"\xe2\x82a", (0, 2)),
+            (b"\xf0\x9f\x98", (0, 3)),
+            (b"\xe2", (0, 1)),
+            (b"\xed\xa0\x80", (0, 1)),
+            (b"   ", (3, 3)),
+            (b"", (0, 0)),
+        ];
+        for &(raw, (from, to)) in cases {
+            assert_eq!(first_non_ws_char(raw, 0, true), Span::new(from, to), "{raw:?}");
+        }
     }
 }
