@@ -38,9 +38,13 @@
 //!   chunk-boundary whitebox test (`tests/whitebox.rs`): the tokenizer state
 //!   is `Clone + Eq` with one canonical form for every prefix of the input.
 //! - **Linear time**: every byte is examined a bounded number of times;
-//!   measured by the `adversarial` criterion group at n and 4n.
+//!   measured by the `adversarial` criterion group at n and 4n
+//!   (`benches/benches/tokenizer.rs`) and by instruction counts
+//!   (`benches/instructions.sh`).
 //! - **Bounded memory**: the tokenizer holds at most the bytes of the
 //!   current unfinished token (plus its attribute spans), never the document.
+//!   Enforced by `tests/memory.rs`: the bytes held between chunks never
+//!   exceed the longest token, on the real pages and on 4 MB of short tokens.
 //! - **Exact**: html5lib's tokenizer suite passes, tokens and error codes;
 //!   cases made stale by later changes to the Standard (processing
 //!   instructions, 2026) are listed in `tests/expected-differences.toml`.
