@@ -403,3 +403,42 @@ fn several_files_concatenate_and_stdin_dash() {
     child.stdin.take().unwrap().write_all(b"<p>").unwrap();
     assert_eq!(child.wait_with_output().unwrap().stdout, b"<p>");
 }
+
+/// `--progress auto` draws a bar on stderr when stderr is a terminal and the
+/// file is large (16 MiB or more), and nothing otherwise; the output is the
+/// same either way. The terminal is a pseudo-terminal from util-linux
+/// `script`, whose stdout is what the terminal showed.
+#[test]
+fn progress_bar_only_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("big.html");
+    let unit = "<p class=x>hello <b>world</b> &amp; more</p>\n";
+    let doc = unit.repeat((17 << 20) / unit.len() + 1);
+    fs::write(&page, &doc).unwrap();
+    let out = dir.path().join("out.html");
+    let command =
+        format!("'{}' --progress auto '{}' > '{}'", env!("CARGO_BIN_EXE_htrewrite"), page.display(), out.display());
+    let shown = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux `script` runs the binary on a pseudo-terminal");
+    assert!(shown.status.success(), "{shown:?}");
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains("big.html") && shown.contains("MiB"), "no progress bar on the terminal: {shown:?}");
+    assert!(fs::read(&out).unwrap() == doc.as_bytes(), "output differs from input");
+
+    // stderr a pipe: no bar, same output.
+    let piped = htrewrite().args(["--progress", "auto"]).arg(&page).assert().success().get_output().clone();
+    assert!(piped.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&piped.stderr));
+    assert!(piped.stdout == doc.as_bytes());
+    // A small file on a terminal: no bar.
+    fs::write(&page, unit).unwrap();
+    let shown = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(shown.status.success());
+    assert!(!String::from_utf8_lossy(&shown.stdout).contains("big.html"), "{shown:?}");
+}
