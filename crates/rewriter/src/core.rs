@@ -232,6 +232,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     rule_map: Vec<Option<u32>>,
     doc: DocHandlers<'h, K>,
     has_content_rules: bool,
+    /// The empty group list, shared.
+    no_groups: Arc<[u32]>,
     pub(crate) encoding: &'static Encoding,
     whole_text: Option<usize>,
     pub(crate) memory_limit: usize,
@@ -289,6 +291,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             rule_map,
             doc,
             has_content_rules,
+            no_groups: Arc::from([]),
             encoding,
             whole_text,
             memory_limit,
@@ -824,9 +827,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let base = t.span().start;
         let raw = &t.raw()[(start - base) as usize..(end - base) as usize];
         let scope = if self.has_content_rules { self.scope_of(parent) } else { None };
+        let has_text = |g: &u32| !self.rules[*g as usize].text.is_empty();
         let groups: Arc<[u32]> = match scope {
-            Some(s) => s.iter().copied().filter(|&g| !self.rules[g as usize].text.is_empty()).collect(),
-            None => Arc::from([]),
+            Some(s) if s.iter().any(has_text) => s.iter().copied().filter(has_text).collect(),
+            // No allocation for text no rule handles (most of a document).
+            _ => Arc::clone(&self.no_groups),
         };
         let doc = !self.doc.text.is_empty();
         if groups.is_empty() && !doc {
