@@ -119,7 +119,18 @@ pub struct Shadow {
     /// The tag of the token being processed, kept between tokens so that its
     /// strings' buffers are reused.
     tag: TagToken,
+    /// Attributes a start tag had beyond the current one's count, kept for
+    /// the next start tags with more ([`SPARE_ATTRS`] at most): filling one
+    /// reuses its strings instead of allocating.
+    spare: Vec<ShadowAttr>,
+    /// The tag of end tags, kept apart so that the start tags' attributes stay.
+    end_tag: TagToken,
 }
+
+/// How many spare attributes [`Shadow`] keeps, and how large a string of
+/// one may be to be kept.
+const SPARE_ATTRS: usize = 32;
+const SPARE_CAPACITY: usize = 256;
 
 /// The span of the first character after the leading whitespace of a text
 /// run's raw bytes: the character token that implies closings (the only
@@ -223,7 +234,7 @@ fn push_name(out: &mut String, raw: &[u8]) {
 /// Fills `tag` from a start tag token, reusing its buffers: the name and the
 /// attributes, duplicates dropped (first wins), as `Token::tag_name` and
 /// `Token::attributes` decode them.
-fn fill_start_tag(tag: &mut TagToken, token: &Token<'_>) {
+fn fill_start_tag(tag: &mut TagToken, token: &Token<'_>, spare: &mut Vec<ShadowAttr>) {
     let span = token.span();
     tag.name.clear();
     push_name(&mut tag.name, token.raw_tag_name());
@@ -244,7 +255,7 @@ fn fill_start_tag(tag: &mut TagToken, token: &Token<'_>) {
     let mut n = 0;
     for a in spans {
         if n == tag.attrs.len() {
-            tag.attrs.push(ShadowAttr::default());
+            tag.attrs.push(spare.pop().unwrap_or_default());
         }
         let attr = &mut tag.attrs[n];
         attr.name.clear();
@@ -260,7 +271,11 @@ fn fill_start_tag(tag: &mut TagToken, token: &Token<'_>) {
         }
         n += 1;
     }
-    tag.attrs.truncate(n);
+    for a in tag.attrs.drain(n..) {
+        if spare.len() < SPARE_ATTRS && a.name.capacity() <= SPARE_CAPACITY && a.value.capacity() <= SPARE_CAPACITY {
+            spare.push(a);
+        }
+    }
 }
 
 /// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`.
@@ -283,7 +298,7 @@ impl Shadow {
     pub fn new(options: ShadowOptions) -> Shadow {
         let mut b = Builder::new(options.scripting, options.fragment_context, options.fragment_quirks);
         b.declarative_shadow_roots = options.declarative_shadow_roots;
-        Shadow { b, tag: TagToken::default() }
+        Shadow { b, tag: TagToken::default(), spare: Vec::new(), end_tag: TagToken::default() }
     }
 
     /// Processes one token of the tokenizer and returns the feedback for the next.
@@ -321,20 +336,19 @@ impl Shadow {
             }
             TokenKind::StartTag => {
                 let mut tag = std::mem::take(&mut self.tag);
-                fill_start_tag(&mut tag, token);
+                fill_start_tag(&mut tag, token, &mut self.spare);
                 let f = self.run(TreeToken::StartTag(&tag), span, s);
                 self.tag = tag;
                 f
             }
             TokenKind::EndTag => {
-                let mut tag = std::mem::take(&mut self.tag);
+                let mut tag = std::mem::take(&mut self.end_tag);
                 tag.name.clear();
                 push_name(&mut tag.name, token.raw_tag_name());
-                tag.attrs.clear();
                 tag.self_closing = false;
                 tag.span = span;
                 let f = self.run(TreeToken::EndTag(&tag), span, s);
-                self.tag = tag;
+                self.end_tag = tag;
                 f
             }
             TokenKind::Comment(_) => {
