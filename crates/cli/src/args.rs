@@ -319,7 +319,7 @@ fn ordered_rules(matches: &ArgMatches, cli: &Cli) -> Result<RuleSet, Failure> {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Failure::Usage(format!("--rules {}: cannot read: {e}", path.display())))?;
             let set = RuleSet::from_toml_str(&text).map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-            found.push((at, set.rules().to_vec()));
+            found.push((at, set.in_file(&path.display().to_string()).rules().to_vec()));
         }
     }
     found.sort_by_key(|(at, _)| *at);

@@ -247,6 +247,9 @@ impl Action {
 pub enum Origin {
     /// A rules file: the 1-based line and column of the rule's `selector`.
     File {
+        /// The file as the user named it, once known (`None` for text
+        /// parsed with [`RuleSet::from_toml_str`]; see [`RuleSet::in_file`]).
+        file: Option<String>,
         /// Line (1-based).
         line: usize,
         /// Column (1-based, in characters).
@@ -266,7 +269,8 @@ pub enum Origin {
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Origin::File { line, column } => write!(f, "line {line}, column {column}"),
+            Origin::File { file: None, line, column } => write!(f, "line {line}, column {column}"),
+            Origin::File { file: Some(file), line, column } => write!(f, "{file}, line {line}, column {column}"),
             Origin::Flag { flag, .. } => write!(f, "{flag}"),
             Origin::Code => f.write_str("rule"),
         }
@@ -427,7 +431,7 @@ fn line_column(text: &str, at: usize) -> Origin {
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    Origin::File { line, column: before[line_start..].chars().count() + 1 }
+    Origin::File { file: None, line, column: before[line_start..].chars().count() + 1 }
 }
 
 impl RuleSet {
@@ -494,7 +498,7 @@ impl RuleSet {
                 return Err(RulesError::new(
                     RulesErrorKind::Version,
                     format!("missing `version = {VERSION}` at the top of the rules file"),
-                    Some(Origin::File { line: 1, column: 1 }),
+                    Some(Origin::File { file: None, line: 1, column: 1 }),
                 ));
             }
             Some(v) if *v.get_ref() != VERSION => {
@@ -529,6 +533,25 @@ impl RuleSet {
             rules.push(Rule { selector: r.selector.get_ref().clone(), action, origin });
         }
         RuleSet::new(rules)
+    }
+
+    /// The same rules with `file` in the origin of each that came from a
+    /// rules file (for `--stats` and messages when several files are used).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_cli::rules::RuleSet;
+    /// let set = RuleSet::from_toml_str("version = 1\n[[rule]]\nselector = \"p\"\naction = \"remove\"\n").unwrap();
+    /// let set = set.in_file("site.toml");
+    /// assert_eq!(set.rules()[0].origin.to_string(), "site.toml, line 3, column 12");
+    /// ```
+    pub fn in_file(mut self, file: &str) -> RuleSet {
+        for rule in &mut self.rules {
+            if let Origin::File { file: f, .. } = &mut rule.origin {
+                *f = Some(file.to_owned());
+            }
+        }
+        self
     }
 
     /// The rules, in order.

@@ -372,6 +372,20 @@ fn stats_text_and_json() {
     assert_eq!(json["bytes_out"], 1);
     assert_eq!(json["rules"][0]["matched"], 1);
     assert_eq!(json["rules"][0]["action"], "remove");
+
+    // Rules from files name the file in their origin.
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("site.toml");
+    fs::write(&rules, "version = 1\n\n[[rule]]\nselector = \"b\"\naction = \"unwrap\"\n").unwrap();
+    htrewrite()
+        .args(["--stats", "--remove", "i", "--rules"])
+        .arg(&rules)
+        .write_stdin("<b>1</b><i>2</i>")
+        .assert()
+        .success()
+        .stdout("1")
+        .stderr(predicate::str::contains(format!("unwrap \"b\" ({}, line 4, column 12): 1 matched", rules.display())))
+        .stderr(predicate::str::contains("remove \"i\" (--remove): 1 matched"));
 }
 
 #[test]
