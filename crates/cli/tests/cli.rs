@@ -101,6 +101,11 @@ fn example_rules_file_works_on_the_sample_page() {
     assert!(out.contains("<table class=\"data\">"), "{out}");
     assert!(out.contains("<body>Rewritten by htrewrite &lt;3"), "{out}");
     assert!(!out.contains("<style>"));
+    assert!(out.contains("<img src=\"cod.jpg\" alt=\"Battered cod\" loading=\"lazy\">"), "{out}");
+    assert!(out.contains("<img src=chips.jpg loading=eager alt=Chips>"), "{out}");
+    assert!(out.contains("<a href=\"https://example.com/menu\" rel=\"noopener noreferrer\">"), "{out}");
+    assert!(out.contains("<a href=\"/contact\">"), "{out}");
+    assert!(out.contains("\norders close at 9!"), "{out}");
 }
 
 #[test]
