@@ -66,10 +66,10 @@ pub fn tokenizer_shadow(data: &[u8]) {
     let context = &shadow_options.fragment_context;
     assert_eq!(whole.raw, input, "whole: raw bytes differ from the input (context {context:?})");
     assert_eq!(chunked.raw, input, "chunked {splits:?}: raw bytes differ from the input (context {context:?})");
-    if let Err(e) = check_pairing(&whole.events) {
+    if let Err(e) = OwnedEvent::check_pairing(&whole.events) {
         panic!("opened/closed events do not pair up: {e} (context {context:?})");
     }
-    let (a, b) = (canonical(&whole.events), canonical(&chunked.events));
+    let (a, b) = (OwnedEvent::canonical(&whole.events), OwnedEvent::canonical(&chunked.events));
     if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
         panic!(
             "events differ from event #{i} on; chunks {splits:?} (context {context:?}):\n  whole:   {:?}\n  chunked: {:?}",
@@ -171,48 +171,4 @@ fn run(options: &ShadowOptions, input: &[u8], chunks: &[usize]) -> Run {
     let (_, recorder) = inner.into_parts();
     errors.sort_unstable();
     Run { events: recorder.events, roots: recorder.roots, raw, stacks, errors }
-}
-
-/// The events with adjacent `Text` events at the same position merged, and
-/// adjacent `Ignored` events with the same reason and touching spans merged:
-/// the form that must not depend on where the input was cut (as the shadow's
-/// own round-trip test compares them).
-fn canonical(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
-    let mut out: Vec<OwnedEvent> = Vec::with_capacity(events.len());
-    for e in events {
-        match (out.last_mut(), e) {
-            (Some(OwnedEvent::Text { position: p, text: t }), OwnedEvent::Text { position, text }) if p == position => {
-                t.push_str(text)
-            }
-            (Some(OwnedEvent::Ignored { reason: r, span: s }), OwnedEvent::Ignored { reason, span })
-                if r == reason && s.end == span.start =>
-            {
-                s.end = span.end
-            }
-            _ => out.push(e.clone()),
-        }
-    }
-    out
-}
-
-/// Every element opened is closed exactly once (by the end of input at the
-/// latest), and nothing is closed before it is opened.
-fn check_pairing(events: &[OwnedEvent]) -> Result<(), String> {
-    let mut closed: std::collections::HashMap<NodeId, bool> = std::collections::HashMap::new();
-    for (i, e) in events.iter().enumerate() {
-        match e {
-            OwnedEvent::ElementOpened { id, .. } if closed.insert(*id, false).is_some() => {
-                return Err(format!("event #{i}: {id:?} opened twice"));
-            }
-            OwnedEvent::ElementClosed { id, .. } => match closed.get_mut(id) {
-                None => return Err(format!("event #{i}: {id:?} closed before it was opened")),
-                Some(true) => return Err(format!("event #{i}: {id:?} closed twice")),
-                Some(c) => *c = true,
-            },
-            _ => {}
-        }
-    }
-    let mut open: Vec<_> = closed.iter().filter(|(_, c)| !**c).map(|(id, _)| *id).collect();
-    open.sort();
-    if open.is_empty() { Ok(()) } else { Err(format!("never closed: {open:?}")) }
 }

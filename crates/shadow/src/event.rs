@@ -620,3 +620,132 @@ impl From<&Event<'_>> for OwnedEvent {
         }
     }
 }
+
+impl OwnedEvent {
+    /// The events in the form that does not depend on where the input was
+    /// cut into chunks: adjacent [`OwnedEvent::Text`] events at the same
+    /// position merged, and adjacent [`OwnedEvent::Ignored`] events with the
+    /// same reason and touching spans merged. Every other event is kept as
+    /// it is; two runs over the same input, chunked differently, give equal
+    /// canonical lists (the crate's chunking guarantee, and what its tests
+    /// and the `tokenizer_shadow` fuzz target compare).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NodeId, OwnedEvent, Position};
+    /// let at = Position::Append { parent: NodeId(3) };
+    /// let text = |t: &str| OwnedEvent::Text { position: at, text: t.into() };
+    /// assert_eq!(OwnedEvent::canonical(&[text("a"), text("b")]), [text("ab")]);
+    /// ```
+    pub fn canonical(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
+        let mut out: Vec<OwnedEvent> = Vec::with_capacity(events.len());
+        for e in events {
+            match (out.last_mut(), e) {
+                (Some(OwnedEvent::Text { position: p, text: t }), OwnedEvent::Text { position, text })
+                    if p == position =>
+                {
+                    t.push_str(text)
+                }
+                (Some(OwnedEvent::Ignored { reason: r, span: s }), OwnedEvent::Ignored { reason, span })
+                    if r == reason && s.end == span.start =>
+                {
+                    s.end = span.end
+                }
+                _ => out.push(e.clone()),
+            }
+        }
+        out
+    }
+
+    /// Checks the pairing consumers rely on: every element opened is closed
+    /// exactly once (by the end of input at the latest), and nothing is
+    /// closed before it is opened.
+    ///
+    /// # Errors
+    /// The first violation, as a [`PairingError`].
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{CloseCause, NodeId, OwnedEvent, PairingError};
+    /// let closed = OwnedEvent::ElementClosed { id: NodeId(5), cause: CloseCause::Eof };
+    /// assert_eq!(
+    ///     OwnedEvent::check_pairing(&[closed]),
+    ///     Err(PairingError::ClosedBeforeOpened { event: 0, id: NodeId(5) })
+    /// );
+    /// assert_eq!(OwnedEvent::check_pairing(&[]), Ok(()));
+    /// ```
+    pub fn check_pairing(events: &[OwnedEvent]) -> Result<(), PairingError> {
+        let mut closed: std::collections::HashMap<NodeId, bool> = std::collections::HashMap::new();
+        for (event, e) in events.iter().enumerate() {
+            match e {
+                OwnedEvent::ElementOpened { id, .. } if closed.insert(*id, false).is_some() => {
+                    return Err(PairingError::OpenedTwice { event, id: *id });
+                }
+                OwnedEvent::ElementClosed { id, .. } => match closed.get_mut(id) {
+                    None => return Err(PairingError::ClosedBeforeOpened { event, id: *id }),
+                    Some(true) => return Err(PairingError::ClosedTwice { event, id: *id }),
+                    Some(c) => *c = true,
+                },
+                _ => {}
+            }
+        }
+        let mut ids: Vec<NodeId> = closed.iter().filter(|(_, c)| !**c).map(|(id, _)| *id).collect();
+        ids.sort();
+        if ids.is_empty() { Ok(()) } else { Err(PairingError::NeverClosed { ids }) }
+    }
+}
+
+/// How a list of events fails to pair up ([`OwnedEvent::check_pairing`]);
+/// `event` is the index of the offending event.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{NodeId, PairingError};
+/// let e = PairingError::OpenedTwice { event: 4, id: NodeId(2) };
+/// assert_eq!(e.to_string(), "event #4: NodeId(2) opened twice");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PairingError {
+    /// An element was opened a second time.
+    OpenedTwice {
+        /// The event's index.
+        event: usize,
+        /// The element.
+        id: NodeId,
+    },
+    /// An element was closed before it was opened.
+    ClosedBeforeOpened {
+        /// The event's index.
+        event: usize,
+        /// The element.
+        id: NodeId,
+    },
+    /// An element was closed a second time.
+    ClosedTwice {
+        /// The event's index.
+        event: usize,
+        /// The element.
+        id: NodeId,
+    },
+    /// Elements still open after the last event.
+    NeverClosed {
+        /// Their ids, in order.
+        ids: Vec<NodeId>,
+    },
+}
+
+impl std::fmt::Display for PairingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PairingError::OpenedTwice { event, id } => write!(f, "event #{event}: {id:?} opened twice"),
+            PairingError::ClosedBeforeOpened { event, id } => {
+                write!(f, "event #{event}: {id:?} closed before it was opened")
+            }
+            PairingError::ClosedTwice { event, id } => write!(f, "event #{event}: {id:?} closed twice"),
+            PairingError::NeverClosed { ids } => write!(f, "never closed: {ids:?}"),
+        }
+    }
+}
+
+impl std::error::Error for PairingError {}

@@ -98,8 +98,8 @@ mod work;
 mod tests;
 
 pub use event::{
-    AttrNamespace, CloseCause, Event, EventSink, Namespace, NoEvents, NodeId, Origin, OwnedEvent, Position, QuirksMode,
-    ShadowAttr,
+    AttrNamespace, CloseCause, Event, EventSink, Namespace, NoEvents, NodeId, Origin, OwnedEvent, PairingError,
+    Position, QuirksMode, ShadowAttr,
 };
 pub use htrewrite_tokenizer::Feedback;
 pub use mode::InsertionMode;

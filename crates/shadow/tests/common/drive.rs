@@ -135,25 +135,9 @@ pub fn run(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, script
     Run { events: recorder.0, raw, stacks }
 }
 
-/// The events with adjacent `Text` events at the same position merged, and adjacent `Ignored`
-/// events with the same reason and touching spans merged: the form that must not depend on
-/// where the input was cut.
+/// The events in their chunking-independent form ([`OwnedEvent::canonical`]).
 pub fn canonical(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
-    let mut out: Vec<OwnedEvent> = Vec::with_capacity(events.len());
-    for e in events {
-        match (out.last_mut(), e) {
-            (Some(OwnedEvent::Text { position: p, text: t }), OwnedEvent::Text { position, text }) if p == position => {
-                t.push_str(text)
-            }
-            (Some(OwnedEvent::Ignored { reason: r, span: s }), OwnedEvent::Ignored { reason, span })
-                if r == reason && s.end == span.start =>
-            {
-                s.end = span.end
-            }
-            _ => out.push(e.clone()),
-        }
-    }
-    out
+    OwnedEvent::canonical(events)
 }
 
 /// The events with the spans of `CloseCause::Implied { by }` emptied, to tell that systematic
@@ -171,30 +155,9 @@ pub fn without_implied_spans(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
         .collect()
 }
 
-/// The pairing the layers above rely on: every element opened is closed exactly once (by the
-/// end of input at the latest), and nothing is closed before it is opened.
+/// The pairing the layers above rely on ([`OwnedEvent::check_pairing`]).
 pub fn check_pairing(events: &[OwnedEvent]) -> Result<(), String> {
-    use std::collections::HashMap;
-    let mut state: HashMap<htrewrite_shadow::NodeId, bool> = HashMap::new(); // id → closed
-    for (i, e) in events.iter().enumerate() {
-        match e {
-            OwnedEvent::ElementOpened { id, .. } => {
-                let before = state.insert(*id, false);
-                if before.is_some() {
-                    return Err(format!("event #{i}: {id:?} opened twice"));
-                }
-            }
-            OwnedEvent::ElementClosed { id, .. } => match state.get_mut(id) {
-                None => return Err(format!("event #{i}: {id:?} closed before it was opened")),
-                Some(true) => return Err(format!("event #{i}: {id:?} closed twice")),
-                Some(closed) => *closed = true,
-            },
-            _ => {}
-        }
-    }
-    let mut open: Vec<_> = state.iter().filter(|(_, closed)| !**closed).map(|(id, _)| *id).collect();
-    open.sort();
-    if open.is_empty() { Ok(()) } else { Err(format!("never closed: {open:?}")) }
+    OwnedEvent::check_pairing(events).map_err(|e| e.to_string())
 }
 
 /// The spans the layers above will cut the input at: an element from a start tag points at
