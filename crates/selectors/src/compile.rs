@@ -147,6 +147,15 @@ pub struct Program {
     pub(crate) public_len: usize,
     pub(crate) needs_attribute_keys: bool,
     pub(crate) needs_type_counts: bool,
+    /// `:first-child` or `:nth-child` somewhere: parents count their children.
+    pub(crate) needs_child_counts: bool,
+    /// No combinators, no child or type counts, no `of S` lists: every
+    /// element is matched on its own, and the matcher keeps no records.
+    pub(crate) flat: bool,
+    /// No sibling combinators, no child or type counts, no `of S` lists:
+    /// parents need no sibling cursor, so an element that leaves no state
+    /// for its descendants or children needs no record.
+    pub(crate) sparse_records: bool,
 }
 
 #[derive(Debug)]
@@ -432,6 +441,9 @@ impl Program {
                 public_len: lists.len(),
                 needs_attribute_keys: false,
                 needs_type_counts: false,
+                needs_child_counts: false,
+                flat: false,
+                sparse_records: false,
             },
         };
         for (i, list) in lists.iter().enumerate() {
@@ -452,6 +464,14 @@ impl Program {
             v
         };
         p.needs_attribute_keys = p.states.iter().any(|s| s.key_kind != 0 && s.key_kind != KEY_TAG);
+        p.sparse_records = !p.needs_child_counts
+            && !p.needs_type_counts
+            && p.of_lists.is_empty()
+            && !p
+                .states
+                .iter()
+                .any(|s| matches!(s.next, Some(Combinator::NextSibling | Combinator::SubsequentSibling)));
+        p.flat = p.sparse_records && p.states.iter().all(|s| s.next.is_none());
         p.start = Arc::new(StateSet::new(firsts, &p.states));
         Ok(p)
     }
@@ -566,7 +586,10 @@ impl Compiler<'_> {
                 }
                 SimpleSelector::PseudoClass(p) => match p {
                     PseudoClass::Root => Test::Root,
-                    PseudoClass::FirstChild => Test::NthChild(Nth { a: 0, b: 1 }, None),
+                    PseudoClass::FirstChild => {
+                        self.program.needs_child_counts = true;
+                        Test::NthChild(Nth { a: 0, b: 1 }, None)
+                    }
                     PseudoClass::FirstOfType => {
                         self.program.needs_type_counts = true;
                         Test::NthOfType(Nth { a: 0, b: 1 })
@@ -575,8 +598,12 @@ impl Compiler<'_> {
                         self.program.needs_type_counts = true;
                         Test::NthOfType(*n)
                     }
-                    PseudoClass::NthChild(n, None) => Test::NthChild(*n, None),
+                    PseudoClass::NthChild(n, None) => {
+                        self.program.needs_child_counts = true;
+                        Test::NthChild(*n, None)
+                    }
                     PseudoClass::NthChild(n, Some(list)) => {
+                        self.program.needs_child_counts = true;
                         let inner = self.inner_list(list)?;
                         self.program.of_lists.push(inner);
                         Test::NthChild(*n, Some(self.program.of_lists.len() as u32 - 1))

@@ -420,12 +420,14 @@ impl Matcher {
                 }
             }
         }
-        let type_key = key(KEY_TAG + 8 * el.ns as u64, el.name);
+        let type_key = if p.needs_type_counts { key(KEY_TAG + 8 * el.ns as u64, el.name) } else { 0 };
 
         // The states to test, from the parent, the ancestors and the siblings.
+        // A flat program (every selector one compound, no child counts)
+        // keeps no records: the element alone decides.
         let empty = Record::default();
-        let parent_rec = self.records.get(&parent.0).unwrap_or(&empty);
-        let foster = before.and_then(|b| self.records.get(&b.0)).and_then(|r| r.foster.as_deref());
+        let parent_rec = if p.flat { &empty } else { self.records.get(&parent.0).unwrap_or(&empty) };
+        let foster = before.filter(|_| !p.flat).and_then(|b| self.records.get(&b.0)).and_then(|r| r.foster.as_deref());
         let cursor = foster.unwrap_or(&parent_rec.siblings);
         self.candidates.clear();
         p.start.candidates(&self.keys, &mut self.candidates);
@@ -435,18 +437,13 @@ impl Matcher {
         self.candidates.sort_unstable();
         self.candidates.dedup();
 
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.rule_marks.iter_mut().for_each(|m| *m = 0);
-            self.public_marks.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
+        self.stamp = next_stamp(self.stamp, &mut self.rule_marks, &mut self.public_marks);
         let stamp = self.stamp;
         let child_index = cursor.children + 1;
         let type_index = if p.needs_type_counts { cursor.types.get(&type_key).copied().unwrap_or(0) + 1 } else { 0 };
         let of_before = cursor.of_counts.clone();
         let parent_desc = parent_rec.desc.clone();
-        let cursor_snapshot = (is_html && el.name == "table").then(|| cursor.clone());
+        let cursor_snapshot = (!p.flat && is_html && el.name == "table").then(|| cursor.clone());
         self.out_desc.clear();
         self.out_child.clear();
         self.out_plus.clear();
@@ -470,15 +467,7 @@ impl Matcher {
                 continue;
             }
             match state.next {
-                None => {
-                    self.rule_marks[state.rule as usize] = stamp;
-                    if let Some(id) = p.rules[state.rule as usize].public
-                        && self.public_marks[id.0 as usize] != stamp
-                    {
-                        self.public_marks[id.0 as usize] = stamp;
-                        self.out.push(id);
-                    }
-                }
+                None => mark_rule(&mut self.rule_marks, &mut self.public_marks, &mut self.out, stamp, state.rule, p),
                 Some(Combinator::Descendant) => self.out_desc.push(s + 1),
                 Some(Combinator::Child) => self.out_child.push(s + 1),
                 Some(Combinator::NextSibling) => self.out_plus.push(s + 1),
@@ -486,6 +475,22 @@ impl Matcher {
             }
         }
         self.out.sort_unstable();
+
+        // An element that leaves no state for its descendants or children,
+        // where parents keep no sibling cursor, needs no record: its
+        // children find none and use the empty one, which is what it would
+        // hold. Tables (foster parenting) and `head` keep theirs, unless the
+        // program is flat.
+        if p.flat
+            || p.sparse_records
+                && parent_desc.is_none()
+                && self.out_desc.is_empty()
+                && self.out_child.is_empty()
+                && cursor_snapshot.is_none()
+                && self.head != Some(el.id)
+        {
+            return;
+        }
 
         // Which `of S` lists the element matches (for its later siblings' counters).
         let of_hits: Vec<bool> = if p.of_lists.is_empty() {
@@ -546,6 +551,37 @@ impl Matcher {
         if let Some(r) = self.records.get_mut(&parent.0) {
             advance(&mut r.siblings, !fostered, &self.out_tilde);
         }
+    }
+}
+
+/// The stamp after `stamp`, for the next element matched (marks of older
+/// elements no longer count; all cleared when the counter wraps).
+fn next_stamp(stamp: u32, rule_marks: &mut [u32], public_marks: &mut [u32]) -> u32 {
+    let next = stamp.wrapping_add(1);
+    if next != 0 {
+        return next;
+    }
+    rule_marks.iter_mut().for_each(|m| *m = 0);
+    public_marks.iter_mut().for_each(|m| *m = 0);
+    1
+}
+
+/// Rule `rule` matches the element being matched (`stamp`): marked for
+/// `:is()` and `:not()` of later rules, and its public rule put in `out` once.
+fn mark_rule(
+    rule_marks: &mut [u32],
+    public_marks: &mut [u32],
+    out: &mut Vec<RuleId>,
+    stamp: u32,
+    rule: u32,
+    p: &Program,
+) {
+    rule_marks[rule as usize] = stamp;
+    if let Some(id) = p.rules[rule as usize].public
+        && public_marks[id.0 as usize] != stamp
+    {
+        public_marks[id.0 as usize] = stamp;
+        out.push(id);
     }
 }
 

@@ -92,6 +92,70 @@ const SELECTORS: &[&str] = &[
     "noscript *",
 ];
 
+/// Selectors without combinators, checked only against the same selectors
+/// compiled together with one that needs full records (`* + *`): a program of
+/// one of them alone matches without records (`flat`), which must not change
+/// what matches. [`SELECTORS`] compiled one by one are checked the same way
+/// against their combined program (sparse records for those without sibling
+/// combinators and child counts).
+const FLAT: &[&str] =
+    &["a[href]", "head", "p", "*", "div:not(.x)", ":is(b, i)", "[class~=a]", "td", "li", "script", "option", "svg"];
+
+/// Matches of each selector of `lists` on the shadow's events of `doc`, in
+/// order, for one program of all of them (`[0]`) and one program per
+/// selector (`[1]`).
+type Paths = [Vec<Vec<NodeId>>; 2];
+
+/// Runs `lists` as one program and each selector as its own over `doc`.
+fn paths(doc: &str, lists: &[&str]) -> Paths {
+    let combined = Program::new(lists.iter().copied()).expect("selectors compile");
+    let mut together = Matcher::new(Arc::new(combined));
+    let mut alone: Vec<Matcher> =
+        lists.iter().map(|s| Matcher::new(Arc::new(Program::new([*s]).expect("selector compiles")))).collect();
+    let mut out: Paths = [vec![Vec::new(); lists.len()], vec![Vec::new(); lists.len()]];
+    let events = |e: Event<'_>| {
+        for m in together.event(&e) {
+            out[0][m.rule.0 as usize].push(m.element);
+        }
+        for (i, matcher) in alone.iter_mut().enumerate() {
+            for m in matcher.event(&e) {
+                out[1][i].push(m.element);
+            }
+        }
+    };
+    drive(doc, events);
+    out
+}
+
+/// Tokenizes `doc` whole, driven by the shadow, whose events go to `events`.
+fn drive(doc: &str, events: impl FnMut(Event<'_>)) {
+    let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), events);
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(doc.as_bytes(), &mut sink);
+    tokenizer.finish(&mut sink);
+    sink.finish();
+}
+
+/// Each selector alone matches what it matches in a program with others.
+fn same_alone_and_together(doc: &str) -> Result<(), String> {
+    let mut with_records: Vec<&str> = FLAT.to_vec();
+    with_records.push("* + *");
+    for lists in [SELECTORS, &with_records[..]] {
+        let [together, alone] = paths(doc, lists);
+        for (i, s) in lists.iter().enumerate() {
+            if together[i] != alone[i] {
+                return Err(format!(
+                    "{s:?} alone matches {:?}, in the program of {} selectors {:?}",
+                    alone[i],
+                    lists.len(),
+                    together[i]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Why the final DOM may differ from the tree as each element is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Explanation {
@@ -376,12 +440,7 @@ fn ours(doc: &str) -> Ours {
             matches.push((m.rule.0 as usize, m.element));
         }
     };
-    let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), events);
-    let mut tokenizer = Tokenizer::new();
-    tokenizer.feed(doc.as_bytes(), &mut sink);
-    tokenizer.finish(&mut sink);
-    sink.finish();
-    drop(sink);
+    drive(doc, events);
     let mut found: Found = vec![BTreeMap::new(); SELECTORS.len()];
     for (r, id) in matches {
         *found[r].entry(labels[&id].clone()).or_insert(0) += 1;
@@ -416,6 +475,7 @@ fn compare(doc: &str, totals: &Totals) -> Result<(), Failed> {
     // does so on `&str` input; our tokenizer takes decoded input).
     let doc = doc.strip_prefix('\u{feff}').unwrap_or(doc);
     let labelled = label(doc);
+    same_alone_and_together(&labelled)?;
     let ours = ours(&labelled);
     let theirs = oracle(&labelled);
     let mut unexplained = Vec::new();
