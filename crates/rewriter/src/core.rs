@@ -394,13 +394,21 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // elements) — the same places whatever the chunking.
         // Where the shadow treats whitespace and other characters alike as
         // far as elements go (the "in body" rules, also used in cells,
-        // captions, templates and after the body), one piece is enough, its
+        // captions, templates, after the body and for text foster-parented
+        // in a table), one piece is enough, its
         // events at its first character that is not an ignored NUL.
         // Leading NULs that the mode ignores (in body, in table text) open
         // nothing either: events go after them, as when they come alone.
         let start = t.span().start;
         let (rest_at, two_pieces) = match text_mode {
-            Some(TextMode::Data) if text_opens_alike(mode_before) => (first_non_nul(t.raw(), start), false),
+            Some(TextMode::Data) if text_opens_alike(mode_before) || self.fosters_text(mode_before) => {
+                (first_non_nul(t.raw(), start), false)
+            }
+            // "After after frameset" ignores all but whitespace, which it
+            // processes with the "in body" rules: events at the first whitespace.
+            Some(TextMode::Data) if mode_before == InsertionMode::AfterAfterFrameset => {
+                (first_whitespace(t.raw(), start), false)
+            }
             Some(TextMode::Data) => (first_non_whitespace(t.raw(), start, true, ignores_nul(mode_before)), true),
             _ => (start, false),
         };
@@ -505,6 +513,19 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// The current node of the shadow.
     fn current_node(&self) -> Option<NodeId> {
         self.shadow.current_node().map(|e| e.id())
+    }
+
+    /// Whether text in insertion mode `mode` is foster-parented with the "in
+    /// body" rules: in a table mode whose current node is not a `table`,
+    /// `tbody`, `template`, `tfoot`, `thead` or `tr` (text then skips "in
+    /// table text", ["in table"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intable)
+    /// "anything else").
+    fn fosters_text(&self, mode: InsertionMode) -> bool {
+        matches!(mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
+            && !self.shadow.current_node().is_some_and(|n| {
+                n.ns() == Namespace::Html
+                    && matches!(n.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
+            })
     }
 
     /// Before an element event at `at` inside a text token: the text before
@@ -1124,7 +1145,8 @@ fn text_opens_alike(mode: InsertionMode) -> bool {
 /// closing anything where it does not drop whitespace: "in table text"
 /// (entered from "in table", "in table body" and "in row") ignores NULs and
 /// acts on the other characters, so a NUL belongs with the leading
-/// whitespace. The frameset modes open nothing for text.
+/// whitespace. "In frameset" and "after frameset" open nothing for text
+/// ("after after frameset" is handled apart).
 /// Elsewhere ("in head", "in column group", …) a NUL is "anything else" and
 /// closes or opens elements like any other character.
 fn ignores_nul(mode: InsertionMode) -> bool {
@@ -1136,8 +1158,21 @@ fn ignores_nul(mode: InsertionMode) -> bool {
             | InsertionMode::InTableText
             | InsertionMode::InFrameset
             | InsertionMode::AfterFrameset
-            | InsertionMode::AfterAfterFrameset
     )
+}
+
+/// The offset of the first whitespace character of `raw` (at `start`),
+/// a character reference to one included; the end of `raw` if none.
+fn first_whitespace(raw: &[u8], start: u64) -> u64 {
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b'\t' | b'\n' | 0x0C | b'\r' | b' ' => break,
+            b'&' if whitespace_reference_len(&raw[i..]).is_some() => break,
+            _ => i += 1,
+        }
+    }
+    start + i as u64
 }
 
 /// The offset of the first byte of `raw` (at `start`) that is not U+0000
