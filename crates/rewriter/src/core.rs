@@ -234,6 +234,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     has_content_rules: bool,
     /// The empty group list, shared.
     no_groups: Arc<[u32]>,
+    /// Per piece of the current text token: its first action and its place.
+    marks: Vec<(usize, u64)>,
     pub(crate) encoding: &'static Encoding,
     whole_text: Option<usize>,
     pub(crate) memory_limit: usize,
@@ -292,6 +294,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             doc,
             has_content_rules,
             no_groups: Arc::from([]),
+            marks: Vec::new(),
             encoding,
             whole_text,
             memory_limit,
@@ -386,51 +389,58 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let mode_before = self.shadow.insertion_mode();
         self.actions.clear();
         self.matched.clear();
-        // Text in data or RCDATA that starts with whitespace and goes on with
-        // other characters reaches the shadow in two pieces, so that every
-        // element event has a definite place: the token's start for events
-        // of the whitespace, its first other character for the rest (where
-        // the shadow opens implied elements or reconstructs formatting
-        // elements) — the same places whatever the chunking.
-        // Where the shadow treats whitespace and other characters alike as
-        // far as elements go (the "in body" rules, also used in cells,
-        // captions, templates, after the body and for text foster-parented
-        // in a table), one piece is enough, its
-        // events at its first character that is not an ignored NUL.
-        // Leading NULs that the mode ignores (in body, in table text) open
-        // nothing either: events go after them, as when they come alone.
+        // Element events caused by text have a definite place: the character
+        // that causes them, the same whatever the chunking. Data text reaches
+        // the shadow in pieces, each starting at such a character (see
+        // [`text_piece_plan`]); `marks` holds, per piece, the index of its
+        // first action and its place.
         let start = t.span().start;
-        let (rest_at, two_pieces) = match text_mode {
-            Some(TextMode::Data) if text_opens_alike(mode_before) || self.fosters_text(mode_before) => {
-                (first_non_nul(t.raw(), start), false)
-            }
-            // "After after frameset" ignores all but whitespace, which it
-            // processes with the "in body" rules: events at the first whitespace.
-            Some(TextMode::Data) if mode_before == InsertionMode::AfterAfterFrameset => {
-                (first_whitespace(t.raw(), start), false)
-            }
-            Some(TextMode::Data) => (first_non_whitespace(t.raw(), start, true, ignores_nul(mode_before)), true),
-            _ => (start, false),
-        };
-        let (fb, first_rest_action) = {
+        let mut marks = std::mem::take(&mut self.marks);
+        marks.clear();
+        let fb = {
             let mut c =
                 Collector { matcher: self.matcher.as_mut(), actions: &mut self.actions, rules: &mut self.matched };
-            let mode = text_mode.unwrap_or_default();
-            if two_pieces && rest_at > start && rest_at < t.span().end {
-                let split = (rest_at - start) as usize;
-                let eof = t.is_eof_terminated();
-                let ws = decode_for_tree(self.encoding, &t.raw()[..split], mode, false);
-                let rest = decode_for_tree(self.encoding, &t.raw()[split..], mode, eof);
-                self.shadow.process_tree_token(TreeToken::Text(&ws), Span::new(start, start + 1), &mut c);
-                let n = c.actions.len();
-                let fb =
-                    self.shadow.process_tree_token(TreeToken::Text(&rest), Span::new(rest_at, rest_at + 1), &mut c);
-                (fb, n)
-            } else {
-                let fb = self.shadow.process(t, &mut c);
-                // One piece: all events at `rest_at`, or, for text that is all
-                // whitespace, at its start.
-                (fb, if two_pieces && rest_at > start { c.actions.len() } else { 0 })
+            match text_mode {
+                Some(mode @ TextMode::Data) => {
+                    let raw = t.raw();
+                    let end = t.span().end;
+                    let mut cur = start;
+                    let mut fb = Feedback::default();
+                    while cur < end {
+                        let rest = &raw[(cur - start) as usize..];
+                        let plan = text_piece_plan(&self.shadow, rest, cur, self.encoding);
+                        if cur == start && (plan.inert_end == end || plan.piece_end.is_none() && plan.inert_end == cur)
+                        {
+                            // The whole token in one piece (the common case):
+                            // all of it inert (events, if any, at its start), or
+                            // one piece from its start.
+                            let at = if plan.inert_end == end { cur } else { plan.at };
+                            marks.push((c.actions.len(), at));
+                            fb = self.shadow.process(t, &mut c);
+                            break;
+                        }
+                        if plan.inert_end > cur {
+                            // Characters before the first that can cause events.
+                            let piece = &raw[(cur - start) as usize..(plan.inert_end - start) as usize];
+                            let text = decode_for_tree(self.encoding, piece, mode, false);
+                            marks.push((c.actions.len(), cur));
+                            fb =
+                                self.shadow.process_tree_token(TreeToken::Text(&text), Span::new(cur, cur + 1), &mut c);
+                        }
+                        let piece_end = plan.piece_end.unwrap_or(end);
+                        if plan.inert_end < piece_end {
+                            let piece = &raw[(plan.inert_end - start) as usize..(piece_end - start) as usize];
+                            let eof = t.is_eof_terminated() && piece_end == end;
+                            let text = decode_for_tree(self.encoding, piece, mode, eof);
+                            let at = plan.at;
+                            marks.push((c.actions.len(), at));
+                            fb = self.shadow.process_tree_token(TreeToken::Text(&text), Span::new(at, at + 1), &mut c);
+                        }
+                        cur = piece_end;
+                    }
+                    fb
+                }
+                _ => self.shadow.process(t, &mut c),
             }
         };
         let actions = std::mem::take(&mut self.actions);
@@ -440,7 +450,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             if self.error.is_some() {
                 break;
             }
-            let piece_at = if i < first_rest_action { start } else { rest_at };
+            let piece_at = marks.iter().rev().find(|m| m.0 <= i).map_or(start, |m| m.1);
             match a {
                 Action::Opened { .. } | Action::Placed { .. } => {
                     let at = piece_at;
@@ -468,6 +478,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         }
         self.actions = actions;
+        self.marks = marks;
         if self.error.is_some() {
             return fb;
         }
@@ -513,19 +524,6 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// The current node of the shadow.
     fn current_node(&self) -> Option<NodeId> {
         self.shadow.current_node().map(|e| e.id())
-    }
-
-    /// Whether text in insertion mode `mode` is foster-parented with the "in
-    /// body" rules: in a table mode whose current node is not a `table`,
-    /// `tbody`, `template`, `tfoot`, `thead` or `tr` (text then skips "in
-    /// table text", ["in table"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intable)
-    /// "anything else").
-    fn fosters_text(&self, mode: InsertionMode) -> bool {
-        matches!(mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
-            && !self.shadow.current_node().is_some_and(|n| {
-                n.ns() == Namespace::Html
-                    && matches!(n.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
-            })
     }
 
     /// Before an element event at `at` inside a text token: the text before
@@ -1127,6 +1125,86 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
 /// opens and closes nothing at all. Elsewhere ("in head", "in table", …)
 /// whitespace is inserted where other characters first close or open
 /// elements, so the two reach the shadow as separate pieces.
+/// Where the next piece of data text goes to the shadow, and where its
+/// element events are: see [`text_piece_plan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PiecePlan {
+    /// The end of the leading characters that cause no element events (a
+    /// piece of their own when there are any).
+    inert_end: u64,
+    /// The place of the events of the piece from `inert_end`.
+    at: u64,
+    /// The end of that piece: `None` for the rest of the token (no later
+    /// character causes events at a place of its own), `Some` for one
+    /// character, after which the insertion mode may have changed and the
+    /// rest is planned again.
+    piece_end: Option<u64>,
+}
+
+/// Plans the next piece of data text `rest`, at offset `cur`, for the
+/// shadow's current insertion mode:
+/// - "in body" rules (body, cells, captions, templates, after the body, text
+///   foster-parented in a table): whitespace and other characters open the
+///   same elements; one piece, its events at the first character that is
+///   not an ignored NUL;
+/// - "after after frameset": only whitespace acts; events at the first;
+/// - "in table text" and the frameset modes: leading whitespace and NULs
+///   cause nothing, the rest one piece;
+/// - elsewhere ("initial" … "after head", "in column group") the first
+///   character that is not whitespace (a NUL too) closes or opens elements
+///   and switches the insertion mode: it is a piece of its own, and the rest
+///   is planned again in the new mode. A character reference there (or a
+///   non-ASCII character in another encoding than UTF-8) takes the rest of
+///   the token with it.
+fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64, encoding: &'static Encoding) -> PiecePlan {
+    let mode = shadow.insertion_mode();
+    if text_opens_alike(mode) || fosters_text(shadow, mode) {
+        return PiecePlan { inert_end: cur, at: first_non_nul(rest, cur), piece_end: None };
+    }
+    if mode == InsertionMode::AfterAfterFrameset {
+        return PiecePlan { inert_end: cur, at: first_whitespace(rest, cur), piece_end: None };
+    }
+    let nul = ignores_nul(mode);
+    let p = first_non_whitespace(rest, cur, true, nul);
+    let piece_end = if nul { None } else { trigger_len(&rest[(p - cur) as usize..], encoding).map(|n| p + n as u64) };
+    PiecePlan { inert_end: p, at: p, piece_end }
+}
+
+/// The length of the character at the start of `bytes` when it can be a
+/// piece of its own: an ASCII byte other than `&`, or a UTF-8 character
+/// (its maximal subpart when invalid). `None` for no bytes, a character
+/// reference, or a non-ASCII byte in another encoding.
+fn trigger_len(bytes: &[u8], encoding: &'static Encoding) -> Option<usize> {
+    match *bytes.first()? {
+        b'&' => None,
+        b if b.is_ascii() => Some(1),
+        _ if encoding != encoding_rs::UTF_8 => None,
+        _ => {
+            let head = &bytes[..bytes.len().min(4)];
+            Some(match std::str::from_utf8(head) {
+                Ok(s) => s.chars().next().map_or(1, char::len_utf8),
+                Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&head[..e.valid_up_to()])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .map_or(1, char::len_utf8),
+                Err(e) => e.error_len().unwrap_or(head.len()),
+            })
+        }
+    }
+}
+
+/// Whether text in insertion mode `mode` is foster-parented with the "in
+/// body" rules: in a table mode whose current node is not a `table`,
+/// `tbody`, `template`, `tfoot`, `thead` or `tr` (text then skips "in
+/// table text", ["in table"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intable)
+/// "anything else").
+fn fosters_text(shadow: &Shadow, mode: InsertionMode) -> bool {
+    matches!(mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
+        && !shadow.current_node().is_some_and(|n| {
+            n.ns() == Namespace::Html && matches!(n.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
+        })
+}
+
 /// "After body" and "after after body" process whitespace with the "in body"
 /// rules and switch to "in body" for anything else.
 fn text_opens_alike(mode: InsertionMode) -> bool {
