@@ -56,8 +56,11 @@
 //! - **Chunking-independent**: outputs and what handlers observe do not
 //!   depend on where the input is split: every data case runs whole, split
 //!   at every byte and at seeded random points (`tests/cases.rs`,
-//!   `tests/encodings.rs`, `tests/limits.rs`), and the round-trip test
-//!   compares handler observations across chunkings.
+//!   `tests/encodings.rs`, `tests/limits.rs`), the round-trip test
+//!   compares handler observations across chunkings, and
+//!   `tests/placement.rs` checks where edits land, whole against byte by
+//!   byte, on every document of up to five pieces from twenty
+//!   (mode-switching tags, formatting elements, NUL, whitespace, letters).
 //! - **Linear time**: the tokenizer and the shadow are linear on every
 //!   input (their crates' tests count steps at n and 4n); the rewriter adds
 //!   O(1) work per token and per open element, plus what handlers do.
