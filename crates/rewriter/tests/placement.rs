@@ -5,8 +5,10 @@
 //! for the ones after it).
 //!
 //! Every document of 1 to 5 pieces from [`PIECES`] (3,368,420 documents) is
-//! rewritten with `before("[")` and `append("]")` on every element, fed whole
-//! and one byte at a time; the outputs must be equal. One named trial per
+//! rewritten with `before`, `prepend`, `append` and `after` on every element,
+//! `remove()` on `b`, `remove_and_keep_content()` on `i` and `div` and
+//! `set_inner_content` on `td`, `caption` and `template`, fed whole and one
+//! byte at a time; the outputs must be equal. One named trial per
 //! first piece (`placement::starts_with_02_b`), each with every continuation.
 //! These documents found three placement bugs the data cases and the fuzzer
 //! had not (text after `<colgroup>`, text foster-parented in a table, text
@@ -48,12 +50,28 @@ const PIECES: &[&str] = &[
 const MAX_PIECES: u32 = 5;
 
 fn settings() -> Settings<'static> {
-    Settings::new().element("*", |el| {
-        // Elements without a start tag refuse `before`; that is part of what is compared.
-        let _refused = el.before("[", ContentType::Html);
-        let _refused = el.append("]", ContentType::Html);
-        Ok(())
-    })
+    Settings::new()
+        .element("b", |el| {
+            el.remove();
+            Ok(())
+        })
+        .element("i, div", |el| {
+            el.remove_and_keep_content();
+            Ok(())
+        })
+        .element("td, caption, template", |el| {
+            // Refused (a typed error) on elements that cannot have content.
+            let _refused = el.set_inner_content("{}", ContentType::Html);
+            Ok(())
+        })
+        .element("*", |el| {
+            // Elements without a start tag refuse `before`; that is part of what is compared.
+            let _refused = el.before("[", ContentType::Html);
+            let _refused = el.prepend("(", ContentType::Html);
+            let _refused = el.append(")", ContentType::Html);
+            let _refused = el.after("]", ContentType::Html);
+            Ok(())
+        })
 }
 
 /// Every document that starts with piece `first`: whole and byte by byte agree.
