@@ -422,7 +422,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                         if plan.inert_end > cur {
                             // Characters before the first that can cause events.
                             let piece = &raw[(cur - start) as usize..(plan.inert_end - start) as usize];
-                            let text = decode_for_tree(self.encoding, piece, mode, false);
+                            let eof = t.is_eof_terminated() && plan.inert_end == end;
+                            let text = decode_for_tree(self.encoding, piece, mode, eof);
                             marks.push((c.actions.len(), cur));
                             fb =
                                 self.shadow.process_tree_token(TreeToken::Text(&text), Span::new(cur, cur + 1), &mut c);
