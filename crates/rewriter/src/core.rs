@@ -406,6 +406,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     let end = t.span().end;
                     let mut cur = start;
                     let mut fb = Feedback::default();
+                    if start == end {
+                        fb = self.shadow.process(t, &mut c);
+                    }
                     while cur < end {
                         let rest = &raw[(cur - start) as usize..];
                         let plan = text_piece_plan(&self.shadow, rest, cur, self.encoding);
