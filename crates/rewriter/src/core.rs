@@ -411,7 +411,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     }
                     while cur < end {
                         let rest = &raw[(cur - start) as usize..];
-                        let plan = text_piece_plan(&self.shadow, rest, cur, self.encoding);
+                        let plan = text_piece_plan(&self.shadow, rest, cur);
                         if cur == start && (plan.inert_end == end || plan.piece_end.is_none() && plan.inert_end == cur)
                         {
                             // The whole token in one piece (the common case):
@@ -1139,9 +1139,9 @@ struct PiecePlan {
     /// The place of the events of the piece from `inert_end`.
     at: u64,
     /// The end of that piece: `None` for the rest of the token (no later
-    /// character causes events at a place of its own), `Some` for one
-    /// character, after which the insertion mode may have changed and the
-    /// rest is planned again.
+    /// character causes events at a place of its own), `Some` for a NUL
+    /// alone, after which the insertion mode has changed and the rest is
+    /// planned again.
     piece_end: Option<u64>,
 }
 
@@ -1156,11 +1156,10 @@ struct PiecePlan {
 ///   cause nothing, the rest one piece;
 /// - elsewhere ("initial" … "after head", "in column group") the first
 ///   character that is not whitespace (a NUL too) closes or opens elements
-///   and switches the insertion mode: it is a piece of its own, and the rest
-///   is planned again in the new mode. A character reference there (or a
-///   non-ASCII character in another encoding than UTF-8) takes the rest of
-///   the token with it.
-fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64, encoding: &'static Encoding) -> PiecePlan {
+///   and switches the insertion mode, and the piece from it has its events
+///   there; when it is a NUL, it is a piece of its own and the rest is
+///   planned again in the new mode.
+fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
     let mode = shadow.insertion_mode();
     if text_opens_alike(mode) || fosters_text(shadow, mode) {
         return PiecePlan { inert_end: cur, at: first_non_nul(rest, cur), piece_end: None };
@@ -1170,31 +1169,12 @@ fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64, encoding: &'static En
     }
     let nul = ignores_nul(mode);
     let p = first_non_whitespace(rest, cur, true, nul);
-    let piece_end = if nul { None } else { trigger_len(&rest[(p - cur) as usize..], encoding).map(|n| p + n as u64) };
+    // A NUL that switches the mode may be ignored in the new one (table
+    // text, "in body"), so what follows can act at places of its own; any
+    // other character acts itself in the new mode, at its own place, and
+    // the rest of the token goes with it.
+    let piece_end = (!nul && rest.get((p - cur) as usize) == Some(&0)).then_some(p + 1);
     PiecePlan { inert_end: p, at: p, piece_end }
-}
-
-/// The length of the character at the start of `bytes` when it can be a
-/// piece of its own: an ASCII byte other than `&`, or a UTF-8 character
-/// (its maximal subpart when invalid). `None` for no bytes, a character
-/// reference, or a non-ASCII byte in another encoding.
-fn trigger_len(bytes: &[u8], encoding: &'static Encoding) -> Option<usize> {
-    match *bytes.first()? {
-        b'&' => None,
-        b if b.is_ascii() => Some(1),
-        _ if encoding != encoding_rs::UTF_8 => None,
-        _ => {
-            let head = &bytes[..bytes.len().min(4)];
-            Some(match std::str::from_utf8(head) {
-                Ok(s) => s.chars().next().map_or(1, char::len_utf8),
-                Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&head[..e.valid_up_to()])
-                    .ok()
-                    .and_then(|s| s.chars().next())
-                    .map_or(1, char::len_utf8),
-                Err(e) => e.error_len().unwrap_or(head.len()),
-            })
-        }
-    }
 }
 
 /// Whether text in insertion mode `mode` is foster-parented with the "in
