@@ -182,7 +182,7 @@ struct OpenText {
     mode: TextMode,
 }
 
-/// The last [`JOIN_TAIL`] bytes written (fewer at the start).
+/// The last [`JOIN_TAIL`] bytes flushed (fewer at the start).
 struct Tail {
     buf: [u8; 2 * JOIN_TAIL],
     len: usize,
@@ -260,7 +260,7 @@ pub(crate) struct Core<'h, K: HandlerKind> {
 
     /// Output staged for the sink.
     pub(crate) out: Vec<u8>,
-    /// The last bytes written, for [`join_guard`].
+    /// The last bytes flushed from `out`, for [`join_guard`].
     tail: Tail,
     /// Whether the current token's bytes were written (or dropped) already.
     token_done: bool,
@@ -345,8 +345,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     fn emit(&mut self, bytes: &[u8]) {
         if self.suppress.is_none() && !bytes.is_empty() {
             self.out.extend_from_slice(bytes);
-            self.tail.push(bytes);
         }
+    }
+
+    /// The output staged for the sink, which the caller writes and clears;
+    /// its last bytes are kept first, for [`join_guard`].
+    pub(crate) fn staged(&mut self) -> &mut Vec<u8> {
+        self.tail.push(&self.out);
+        &mut self.out
     }
 
     /// Writes content a handler inserted, in context `ctx`, so that it does
@@ -359,7 +365,18 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if bytes.is_empty() || self.suppress.is_some() || self.error.is_some() {
             return;
         }
-        match join_guard(self.tail.get(), bytes, ctx, self.encoding) {
+        // The last bytes written: the staged output, after what was flushed before it.
+        let mut joined = [0u8; 2 * JOIN_TAIL];
+        let tail: &[u8] = if self.out.len() >= JOIN_TAIL {
+            &self.out[self.out.len() - JOIN_TAIL..]
+        } else {
+            let flushed = self.tail.get();
+            let n = flushed.len() + self.out.len();
+            joined[..flushed.len()].copy_from_slice(flushed);
+            joined[flushed.len()..n].copy_from_slice(&self.out);
+            &joined[n.saturating_sub(JOIN_TAIL)..n]
+        };
+        match join_guard(tail, bytes, ctx, self.encoding) {
             Join::Keep => self.emit(bytes),
             Join::Escape { len, reference } => {
                 self.emit(reference.as_bytes());
@@ -1299,7 +1316,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             self.core.token_done = true;
         }
         if self.core.out.len() >= FLUSH_AT
-            && let Err(e) = (self.flush)(&mut self.core.out)
+            && let Err(e) = (self.flush)(self.core.staged())
         {
             self.core.fail(RewritingError::Output(e));
         }

@@ -287,16 +287,16 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 let mut rest = Vec::new();
                 let odd = front.finish(&mut rest);
                 self.core.out.extend_from_slice(&rest);
-                self.out.deliver(&mut self.core.out).map_err(RewritingError::Output)?;
+                self.out.deliver(self.core.staged()).map_err(RewritingError::Output)?;
                 if let Some(b) = odd {
                     self.out.sink.write(&[b]).map_err(RewritingError::Output)?;
                 }
             }
-            self.out.deliver(&mut self.core.out).map_err(RewritingError::Output)?;
+            self.out.deliver(self.core.staged()).map_err(RewritingError::Output)?;
             // From now on input goes straight to the sink, untouched.
             self.out.utf16 = None;
         }
-        if let Err(e) = self.out.deliver(&mut self.core.out) {
+        if let Err(e) = self.out.deliver(self.core.staged()) {
             self.run = Run::Failed;
             self.core.out.clear();
             return Err(RewritingError::Output(e));
