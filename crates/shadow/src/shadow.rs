@@ -158,13 +158,10 @@ fn first_non_ws_char(raw: &[u8], start: u64, refs: bool) -> Span {
 /// U+FFFD), or what there is of a sequence cut by the end of `bytes`.
 /// 0 for no bytes.
 fn first_char_len(bytes: &[u8]) -> usize {
-    let head = &bytes[..bytes.len().min(4)];
-    match std::str::from_utf8(head) {
-        Ok(s) => s.chars().next().map_or(0, char::len_utf8),
-        Err(e) if e.valid_up_to() > 0 => {
-            std::str::from_utf8(&head[..e.valid_up_to()]).ok().and_then(|s| s.chars().next()).map_or(1, char::len_utf8)
-        }
-        Err(e) => e.error_len().unwrap_or(head.len()),
+    // At most 4 bytes: one character, without validating the whole text.
+    match bytes[..bytes.len().min(4)].utf8_chunks().next() {
+        None => 0,
+        Some(chunk) => chunk.valid().chars().next().map_or(chunk.invalid().len(), char::len_utf8),
     }
 }
 

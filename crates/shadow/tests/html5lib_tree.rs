@@ -37,6 +37,7 @@ use common::dat::{self, Case};
 use common::drive::{self, Run};
 use common::expected::{self, Difference};
 use common::tree::Tree;
+use htrewrite_shadow::OwnedEvent;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -228,7 +229,7 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
     let mut problems: Vec<String> = Vec::new();
 
     let whole = run_chunking(name, case, scripting, &chunkings[0])?;
-    let whole_events = drive::canonical(&whole.events);
+    let whole_events = OwnedEvent::canonical(&whole.events);
     let (whole_tree, errors) = tree_of(&whole, fragment);
     for e in errors {
         problems.push(format!("event not applicable (whole input): {e}"));
@@ -236,7 +237,7 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
     if let Err(e) = drive::check_spans(&case.data, &whole.events) {
         problems.push(format!("spans in events do not point at their tags (whole input): {e}"));
     }
-    if let Err(e) = drive::check_pairing(&whole.events) {
+    if let Err(e) = OwnedEvent::check_pairing(&whole.events) {
         problems.push(format!("opened/closed events do not pair up (whole input): {e}"));
     }
 
@@ -261,7 +262,7 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
             }
         };
         let how = format!("{}{}", chunking.name, describe_cuts(chunking));
-        let events = drive::canonical(&run.events);
+        let events = OwnedEvent::canonical(&run.events);
         if events != whole_events {
             // Say whether anything but the spans of `CloseCause::Implied { by }` differs, so that
             // one systematic difference does not hide others.

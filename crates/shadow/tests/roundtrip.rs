@@ -20,6 +20,7 @@ use std::sync::Arc;
 use common::chunks;
 use common::dat::{self, Case};
 use common::drive;
+use htrewrite_shadow::OwnedEvent;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -96,10 +97,10 @@ fn check_page(name: &str, page: &[u8]) -> Result<(), Failed> {
             let at = run.raw.iter().zip(page).position(|(a, b)| a != b).unwrap_or(run.raw.len().min(page.len()));
             problems.push(format!("fed {}: raw bytes differ from byte {at} on", chunking.name));
         }
-        let events = drive::canonical(&run.events);
+        let events = OwnedEvent::canonical(&run.events);
         match &whole_events {
             None => {
-                if let Err(e) = drive::check_pairing(&run.events) {
+                if let Err(e) = OwnedEvent::check_pairing(&run.events) {
                     problems.push(format!("opened/closed events do not pair up: {e}"));
                 }
                 let tree = common::tree::Tree::build(&run.events);

@@ -135,11 +135,6 @@ pub fn run(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, script
     Run { events: recorder.0, raw, stacks }
 }
 
-/// The events in their chunking-independent form ([`OwnedEvent::canonical`]).
-pub fn canonical(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
-    OwnedEvent::canonical(events)
-}
-
 /// The events with the spans of `CloseCause::Implied { by }` emptied, to tell that systematic
 /// difference apart from others.
 pub fn without_implied_spans(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
@@ -153,11 +148,6 @@ pub fn without_implied_spans(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
             other => other.clone(),
         })
         .collect()
-}
-
-/// The pairing the layers above rely on ([`OwnedEvent::check_pairing`]).
-pub fn check_pairing(events: &[OwnedEvent]) -> Result<(), String> {
-    OwnedEvent::check_pairing(events).map_err(|e| e.to_string())
 }
 
 /// The spans the layers above will cut the input at: an element from a start tag points at
