@@ -396,29 +396,31 @@ mod tests {
 
     #[test]
     fn join_guard_refuses_completions_where_escaping_is_impossible() {
-        for (tail, inserted, ctx) in [
-            ("a</scr", "ipt>", Context::ScriptData),
-            ("a</SCR", "ipt", Context::ScriptData),
-            ("a<", "/script", Context::ScriptData),
-            ("a<!-", "-x", Context::ScriptData),
-            ("a<scr", "ipt", Context::ScriptData),
-            ("a--", ">", Context::ScriptData),
-            ("a</sty", "le ", Context::Rawtext("style")),
-            ("a<", "/", Context::Rawtext("style")),
-            ("a]]", ">", Context::CdataSection),
-            ("a]", "]>", Context::CdataSection),
+        // (bytes before, inserted, context, refused)
+        for (tail, inserted, ctx, refused) in [
+            ("a</scr", "ipt>", Context::ScriptData, true),
+            ("a</SCR", "ipt", Context::ScriptData, true),
+            ("a<", "/script", Context::ScriptData, true),
+            ("a<!-", "-x", Context::ScriptData, true),
+            ("a<scr", "ipt", Context::ScriptData, true),
+            ("a--", ">", Context::ScriptData, true),
+            ("a</sty", "le ", Context::Rawtext("style"), true),
+            ("a<", "/", Context::Rawtext("style"), true),
+            ("a]]", ">", Context::CdataSection, true),
+            ("a]", "]>", Context::CdataSection, true),
+            ("a</scr", "oll", Context::ScriptData, false),
+            ("a<", " b", Context::ScriptData, false),
+            ("a</sty", "x", Context::Rawtext("style"), false),
+            ("a</sty", "le", Context::Rawtext("title"), false),
+            ("a]]", "x", Context::CdataSection, false),
+            ("a<", "/plaintext>", Context::Plaintext, false),
         ] {
-            assert!(matches!(join(tail, inserted, ctx), Join::Refuse(_)), "{tail:?} + {inserted:?} in {ctx:?}");
-        }
-        for (tail, inserted, ctx) in [
-            ("a</scr", "oll", Context::ScriptData),
-            ("a<", " b", Context::ScriptData),
-            ("a</sty", "x", Context::Rawtext("style")),
-            ("a</sty", "le", Context::Rawtext("title")),
-            ("a]]", "x", Context::CdataSection),
-            ("a<", "/plaintext>", Context::Plaintext),
-        ] {
-            assert_eq!(join(tail, inserted, ctx), Join::Keep, "{tail:?} + {inserted:?} in {ctx:?}");
+            let got = join(tail, inserted, ctx);
+            if refused {
+                assert!(matches!(got, Join::Refuse(_)), "{tail:?} + {inserted:?} in {ctx:?}: {got:?}");
+            } else {
+                assert_eq!(got, Join::Keep, "{tail:?} + {inserted:?} in {ctx:?}");
+            }
         }
     }
 

@@ -182,35 +182,33 @@ struct OpenText {
     mode: TextMode,
 }
 
-/// The last [`JOIN_TAIL`] bytes flushed (fewer at the start).
+/// The last [`JOIN_TAIL`] bytes of some output (fewer at its start).
+#[derive(Clone, Copy)]
 struct Tail {
-    buf: [u8; 2 * JOIN_TAIL],
+    buf: [u8; JOIN_TAIL],
     len: usize,
 }
 
 impl Default for Tail {
     fn default() -> Self {
-        Tail { buf: [0; 2 * JOIN_TAIL], len: 0 }
+        Tail { buf: [0; JOIN_TAIL], len: 0 }
     }
 }
 
 impl Tail {
-    fn push(&mut self, bytes: &[u8]) {
-        if bytes.len() >= JOIN_TAIL {
-            self.buf[..JOIN_TAIL].copy_from_slice(&bytes[bytes.len() - JOIN_TAIL..]);
-            self.len = JOIN_TAIL;
-            return;
-        }
-        if self.len + bytes.len() > self.buf.len() {
-            self.buf.copy_within(self.len - JOIN_TAIL..self.len, 0);
-            self.len = JOIN_TAIL;
-        }
-        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-        self.len += bytes.len();
+    /// The last bytes of this tail's output followed by `more`.
+    fn then(&self, more: &[u8]) -> Tail {
+        let mut t = Tail::default();
+        let keep = JOIN_TAIL.saturating_sub(more.len()).min(self.len);
+        let more = &more[more.len().saturating_sub(JOIN_TAIL)..];
+        t.buf[..keep].copy_from_slice(&self.buf[self.len - keep..self.len]);
+        t.buf[keep..keep + more.len()].copy_from_slice(more);
+        t.len = keep + more.len();
+        t
     }
 
     fn get(&self) -> &[u8] {
-        &self.buf[self.len.saturating_sub(JOIN_TAIL)..self.len]
+        &self.buf[..self.len]
     }
 }
 
@@ -351,7 +349,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// The output staged for the sink, which the caller writes and clears;
     /// its last bytes are kept first, for [`join_guard`].
     pub(crate) fn staged(&mut self) -> &mut Vec<u8> {
-        self.tail.push(&self.out);
+        self.tail = self.tail.then(&self.out);
         &mut self.out
     }
 
@@ -366,17 +364,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             return;
         }
         // The last bytes written: the staged output, after what was flushed before it.
-        let mut joined = [0u8; 2 * JOIN_TAIL];
-        let tail: &[u8] = if self.out.len() >= JOIN_TAIL {
-            &self.out[self.out.len() - JOIN_TAIL..]
-        } else {
-            let flushed = self.tail.get();
-            let n = flushed.len() + self.out.len();
-            joined[..flushed.len()].copy_from_slice(flushed);
-            joined[flushed.len()..n].copy_from_slice(&self.out);
-            &joined[n.saturating_sub(JOIN_TAIL)..n]
-        };
-        match join_guard(tail, bytes, ctx, self.encoding) {
+        let tail = self.tail.then(&self.out);
+        match join_guard(tail.get(), bytes, ctx, self.encoding) {
             Join::Keep => self.emit(bytes),
             Join::Escape { len, reference } => {
                 self.emit(reference.as_bytes());
@@ -1095,15 +1084,15 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 }
 
 /// Where the first character of `raw` (at `start`) that is not whitespace
-/// is, as the shadow counts whitespace (references to whitespace included
-/// where `refs`); the end of `raw` when there is none.
-fn first_non_whitespace(raw: &[u8], start: u64, refs: bool, nul: bool) -> u64 {
+/// is, as the shadow counts whitespace (references to whitespace included),
+/// NULs skipped too where `nul`; the end of `raw` when there is none.
+fn first_non_whitespace(raw: &[u8], start: u64, nul: bool) -> u64 {
     let mut i = 0;
     while i < raw.len() {
         match raw[i] {
             b'\t' | b'\n' | 0x0C | b'\r' | b' ' => i += 1,
             0 if nul => i += 1,
-            b'&' if refs => match whitespace_reference_len(&raw[i..]) {
+            b'&' => match whitespace_reference_len(&raw[i..]) {
                 Some(n) => i += n,
                 None => break,
             },
@@ -1185,7 +1174,7 @@ fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
         return PiecePlan { inert_end: cur, at: first_whitespace(rest, cur), piece_end: None };
     }
     let nul = ignores_nul(mode);
-    let p = first_non_whitespace(rest, cur, true, nul);
+    let p = first_non_whitespace(rest, cur, nul);
     // A NUL that switches the mode may be ignored in the new one (table
     // text, "in body"), so what follows can act at places of its own; any
     // other character acts itself in the new mode, at its own place, and
@@ -1327,6 +1316,18 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tail_keeps_the_last_bytes_of_all_output() {
+        let mut all = Vec::new();
+        let mut tail = Tail::default();
+        for (i, n) in [0, 3, 1, 39, 40, 41, 7, 100, 2].into_iter().enumerate() {
+            let piece: Vec<u8> = (0..n).map(|k| b'a' + ((i + k) % 26) as u8).collect();
+            all.extend_from_slice(&piece);
+            tail = tail.then(&piece);
+            assert_eq!(tail.get(), &all[all.len().saturating_sub(JOIN_TAIL)..], "after {n} more bytes");
+        }
+    }
 
     #[test]
     fn context_owned_round_trips() {
