@@ -437,7 +437,12 @@ impl Matcher {
         self.candidates.sort_unstable();
         self.candidates.dedup();
 
-        self.stamp = next_stamp(self.stamp, &mut self.rule_marks, &mut self.public_marks);
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.rule_marks.iter_mut().for_each(|m| *m = 0);
+            self.public_marks.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
         let stamp = self.stamp;
         let child_index = cursor.children + 1;
         let type_index = if p.needs_type_counts { cursor.types.get(&type_key).copied().unwrap_or(0) + 1 } else { 0 };
@@ -467,7 +472,15 @@ impl Matcher {
                 continue;
             }
             match state.next {
-                None => mark_rule(&mut self.rule_marks, &mut self.public_marks, &mut self.out, stamp, state.rule, p),
+                None => {
+                    self.rule_marks[state.rule as usize] = stamp;
+                    if let Some(id) = p.rules[state.rule as usize].public
+                        && self.public_marks[id.0 as usize] != stamp
+                    {
+                        self.public_marks[id.0 as usize] = stamp;
+                        self.out.push(id);
+                    }
+                }
                 Some(Combinator::Descendant) => self.out_desc.push(s + 1),
                 Some(Combinator::Child) => self.out_child.push(s + 1),
                 Some(Combinator::NextSibling) => self.out_plus.push(s + 1),
@@ -551,37 +564,6 @@ impl Matcher {
         if let Some(r) = self.records.get_mut(&parent.0) {
             advance(&mut r.siblings, !fostered, &self.out_tilde);
         }
-    }
-}
-
-/// The stamp after `stamp`, for the next element matched (marks of older
-/// elements no longer count; all cleared when the counter wraps).
-fn next_stamp(stamp: u32, rule_marks: &mut [u32], public_marks: &mut [u32]) -> u32 {
-    let next = stamp.wrapping_add(1);
-    if next != 0 {
-        return next;
-    }
-    rule_marks.iter_mut().for_each(|m| *m = 0);
-    public_marks.iter_mut().for_each(|m| *m = 0);
-    1
-}
-
-/// Rule `rule` matches the element being matched (`stamp`): marked for
-/// `:is()` and `:not()` of later rules, and its public rule put in `out` once.
-fn mark_rule(
-    rule_marks: &mut [u32],
-    public_marks: &mut [u32],
-    out: &mut Vec<RuleId>,
-    stamp: u32,
-    rule: u32,
-    p: &Program,
-) {
-    rule_marks[rule as usize] = stamp;
-    if let Some(id) = p.rules[rule as usize].public
-        && public_marks[id.0 as usize] != stamp
-    {
-        public_marks[id.0 as usize] = stamp;
-        out.push(id);
     }
 }
 
