@@ -12,10 +12,13 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use encoding_rs::Encoding;
 use htrewrite_selectors::{Matcher, RuleId};
 use htrewrite_shadow::{
-    CloseCause, Event, EventSink, InsertionMode, Namespace, NodeId, Origin, Position, Shadow, ShadowAttr, TreeToken,
+    CloseCause, Event, EventSink, InsertionMode, Namespace, NoEvents, NodeId, Origin, Position, Shadow, ShadowAttr,
+    TreeToken,
 };
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
@@ -39,8 +42,9 @@ enum Action {
         origin: Origin,
         parent: Option<NodeId>,
         self_closing: bool,
-        /// Set when the element matched a rule.
-        name: Option<Box<str>>,
+        /// Set when the element matched a rule: where its name is in the
+        /// token's names ([`Collector::names`]).
+        name: Option<std::ops::Range<usize>>,
         attrs: Option<Vec<ShadowAttr>>,
         rules: std::ops::Range<usize>,
     },
@@ -74,6 +78,9 @@ struct Collector<'a> {
     matcher: Option<&'a mut Matcher>,
     actions: &'a mut Vec<Action>,
     rules: &'a mut Vec<RuleId>,
+    /// The names of the token's kept elements, one after another (one
+    /// buffer reused from token to token instead of a string each).
+    names: &'a mut String,
 }
 
 impl EventSink for Collector<'_> {
@@ -95,7 +102,10 @@ impl EventSink for Collector<'_> {
                     origin,
                     parent: if detached { None } else { position.parent() },
                     self_closing,
-                    name: keep.then(|| name.into()),
+                    name: keep.then(|| {
+                        self.names.push_str(name);
+                        self.names.len() - name.len()..self.names.len()
+                    }),
                     attrs: (keep && !origin.is_from_start_tag()).then(|| attrs.to_vec()),
                     rules: start..self.rules.len(),
                 });
@@ -230,6 +240,10 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     rule_map: Vec<Option<u32>>,
     doc: DocHandlers<'h, K>,
     has_content_rules: bool,
+    /// No element event has a consumer: no selector rules (so no element,
+    /// end, text or comment rules) and no document-wide text handlers,
+    /// whose text nodes element events would end. See [`Core::token_unobserved`].
+    unobserved: bool,
     /// The empty group list, shared.
     no_groups: Arc<[u32]>,
     /// Per piece of the current text token: its first action and its place.
@@ -241,6 +255,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
 
     actions: Vec<Action>,
     matched: Vec<RuleId>,
+    /// The names of kept elements of the current token ([`Collector::names`]).
+    names: String,
     pending: HashMap<NodeId, Pending<'h, K>>,
     /// Content-handler groups active inside each element (only non-empty sets).
     scopes: HashMap<NodeId, Arc<[u32]>>,
@@ -284,6 +300,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     ) -> Self {
         let has_content_rules = rules.iter().any(|r| !r.text.is_empty() || !r.comments.is_empty());
         let mode = shadow.initial_text_mode();
+        let unobserved = matcher.is_none() && doc.text.is_empty();
         Core {
             shadow,
             matcher,
@@ -291,6 +308,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             rule_map,
             doc,
             has_content_rules,
+            unobserved,
             no_groups: Arc::from([]),
             marks: Vec::new(),
             encoding,
@@ -299,6 +317,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             lines: track_lines.then(Lines::default),
             actions: Vec::new(),
             matched: Vec::new(),
+            names: String::new(),
             pending: HashMap::new(),
             scopes: HashMap::new(),
             detached: HashMap::new(),
@@ -383,6 +402,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// Processes one token: shadow, handlers, output.
     pub(crate) fn token(&mut self, t: &Token<'_>) -> Feedback {
+        if self.unobserved {
+            return self.token_unobserved(t);
+        }
         self.token_done = false;
         let text_mode = match t.kind() {
             TokenKind::Text(mode) => Some(mode),
@@ -395,6 +417,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let mode_before = self.shadow.insertion_mode();
         self.actions.clear();
         self.matched.clear();
+        self.names.clear();
         // Element events caused by text have a definite place: the character
         // that causes them, the same whatever the chunking. Data text reaches
         // the shadow in pieces, each starting at such a character (see
@@ -404,8 +427,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let mut marks = std::mem::take(&mut self.marks);
         marks.clear();
         let fb = {
-            let mut c =
-                Collector { matcher: self.matcher.as_mut(), actions: &mut self.actions, rules: &mut self.matched };
+            let mut c = Collector {
+                matcher: self.matcher.as_mut(),
+                actions: &mut self.actions,
+                rules: &mut self.matched,
+                names: &mut self.names,
+            };
             match text_mode {
                 Some(mode @ TextMode::Data) => {
                     let raw = t.raw();
@@ -454,6 +481,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         };
         let actions = std::mem::take(&mut self.actions);
+        let names = std::mem::take(&mut self.names);
         let mut content_parent = None;
         self.cursor = start;
         for (i, a) in actions.iter().enumerate() {
@@ -467,7 +495,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     if let Some(mode) = text_mode {
                         self.split_text(t, mode, at, &mut content_parent, node_before);
                     }
-                    self.opened_at(a, Some(t), fb, at.max(self.cursor));
+                    self.opened_at(a, &names, Some(t), fb, at.max(self.cursor));
                 }
                 Action::Closed { id, cause } => {
                     let at = match *cause {
@@ -488,6 +516,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         }
         self.actions = actions;
+        self.names = names;
         self.marks = marks;
         if self.error.is_some() {
             return fb;
@@ -513,6 +542,39 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.token_done = true;
             self.emit(t.raw());
         }
+        self.after_token(t, fb);
+        fb
+    }
+
+    /// [`Core::token`] when no element event has a consumer
+    /// ([`Core::unobserved`]): the shadow builds the tree as always (its
+    /// feedback drives the tokenizer), but its events go nowhere, text is
+    /// not cut into pieces at the places of element events, and each
+    /// token's bytes are written as they are unless a document-wide
+    /// comment, DOCTYPE or processing-instruction handler changes them.
+    /// What [`Core::token`] would do besides: record the events and find
+    /// that no element has pending work, scope or suppression, which ends
+    /// in the same output.
+    fn token_unobserved(&mut self, t: &Token<'_>) -> Feedback {
+        self.token_done = false;
+        let fb = self.shadow.process(t, &mut NoEvents);
+        match t.kind() {
+            TokenKind::Comment(_) => self.comment_token(t, None),
+            TokenKind::Doctype if !self.doc.doctype.is_empty() => self.doctype_token(t),
+            TokenKind::ProcessingInstruction if !self.doc.pis.is_empty() => self.pi_token(t),
+            _ => {}
+        }
+        if !self.token_done {
+            self.token_done = true;
+            self.emit(t.raw());
+        }
+        self.after_token(t, fb);
+        fb
+    }
+
+    /// After a token: the text mode (and RAWTEXT end name) the next text is
+    /// read in, and the line count.
+    fn after_token(&mut self, t: &Token<'_>, fb: Feedback) {
         // The mode the next text is read in.
         match t.kind() {
             TokenKind::StartTag => {
@@ -528,7 +590,6 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if let Some(lines) = &mut self.lines {
             lines.advance(t.raw(), t.span().start);
         }
-        fb
     }
 
     /// The current node of the shadow.
@@ -563,19 +624,25 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         self.actions.clear();
         self.matched.clear();
+        self.names.clear();
         {
-            let mut c =
-                Collector { matcher: self.matcher.as_mut(), actions: &mut self.actions, rules: &mut self.matched };
+            let mut c = Collector {
+                matcher: self.matcher.as_mut(),
+                actions: &mut self.actions,
+                rules: &mut self.matched,
+                names: &mut self.names,
+            };
             self.shadow.finish(&mut c);
         }
         let actions = std::mem::take(&mut self.actions);
+        let names = std::mem::take(&mut self.names);
         let fb = Feedback::default();
         for a in &actions {
             if self.error.is_some() {
                 return;
             }
             match a {
-                Action::Opened { .. } | Action::Placed { .. } => self.opened_at(a, None, fb, at),
+                Action::Opened { .. } | Action::Placed { .. } => self.opened_at(a, &names, None, fb, at),
                 Action::Closed { id, cause } => self.closed_at(*id, *cause, None, at),
                 Action::Content { .. } => {}
             }
@@ -595,15 +662,19 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
-    fn opened_at(&mut self, a: &Action, t: Option<&Token<'_>>, fb: Feedback, at: u64) {
+    /// An element event `a` (its name in `names`) at `at`: element
+    /// handlers, then the start tag's bytes and what they inserted.
+    fn opened_at(&mut self, a: &Action, names: &str, t: Option<&Token<'_>>, fb: Feedback, at: u64) {
+        let placed: Detached;
         let (id, ns, origin, parent, self_closing, name, attrs, rules) = match a {
             Action::Opened { id, ns, origin, parent, self_closing, name, attrs, rules } => {
+                let name = name.clone().map(|r| &names[r]);
                 if parent.is_none() && matches!(origin, Origin::AdoptionAgencyClone { .. }) {
                     // Detached: remembered until placed.
                     self.detached.insert(
                         *id,
                         Detached {
-                            name: name.clone().unwrap_or_default(),
+                            name: name.unwrap_or_default().into(),
                             ns: *ns,
                             origin: *origin,
                             attrs: attrs.clone().unwrap_or_default(),
@@ -612,11 +683,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     );
                     return;
                 }
-                (*id, *ns, *origin, *parent, *self_closing, name.clone(), attrs.clone(), rules.clone())
+                (*id, *ns, *origin, *parent, *self_closing, name, attrs.as_deref(), rules.clone())
             }
             Action::Placed { id, rules } => {
                 let Some(d) = self.detached.remove(id) else { return };
-                (*id, d.ns, d.origin, None, d.self_closing, Some(d.name), Some(d.attrs), rules.clone())
+                placed = d;
+                let d = &placed;
+                (*id, d.ns, d.origin, None, d.self_closing, Some(&*d.name), Some(&d.attrs[..]), rules.clone())
             }
             _ => return,
         };
@@ -642,10 +715,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 self.scopes.insert(id, s);
             }
         }
-        let groups: Vec<u32> =
+        let groups: SmallVec<[u32; 8]> =
             self.matched[rules].iter().filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten()).collect();
         let has_element = groups.iter().any(|&g| !self.rules[g as usize].element.is_empty());
-        let end_groups: Vec<u32> = groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect();
+        let end_groups: SmallVec<[u32; 8]> =
+            groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect();
         if !has_element && end_groups.is_empty() {
             if let Some(t) = token {
                 self.token_done = true;
@@ -659,13 +733,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             None => ContextOwned::Data,
         };
         let mut edits = crate::element::Edits::<K>::default();
-        let no_attrs: Vec<ShadowAttr> = Vec::new();
-        let implied_attrs = attrs.as_deref().unwrap_or(&no_attrs);
+        let implied_attrs = attrs.unwrap_or_default();
         for &g in &groups {
             let n = self.rules[g as usize].element.len();
             for i in 0..n {
-                let src =
-                    Source { id, ns, origin, token: token.copied(), name: &name, implied_attrs, self_closing, at };
+                let src = Source { id, ns, origin, token: token.copied(), name, implied_attrs, self_closing, at };
                 let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
                 let mut el = Element { src, ctx: ctx.get(), doc, e: &mut edits };
                 if let Err(e) = (self.rules[g as usize].element[i])(&mut el) {
@@ -708,6 +780,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             edits.inner = Some(Vec::new());
         }
         if edits.has_end_work() || !end_groups.is_empty() {
+            let (name, end_groups) = (name.into(), end_groups.to_vec());
             self.pending.insert(id, Pending { name, edits, end_groups, ctx, has_start_tag: token.is_some() });
         }
     }
