@@ -399,7 +399,9 @@ const SELECTORS: [&str; 12] =
 /// output is the input whatever the chunking; with mutations the output
 /// tokenizes back losslessly and the same mutations give the same output
 /// whatever the chunking (except per-chunk text replacement, which depends on
-/// the chunks by design).
+/// the chunks by design). Checked for element, text and comment rules on one
+/// selector, then for document-wide comment, DOCTYPE, processing-instruction
+/// and end handlers alone.
 ///
 /// `data[0]` picks the mutations (bit flags), `data[1]` the selector and the
 /// chunking, the rest is the document.
@@ -470,18 +472,69 @@ pub fn rewriter_random(data: &[u8]) {
         }
         rewrite_in_chunks(settings, input, chunks)
     };
-    let whole = [input.len()];
     let splits = split_points(u16::from(pick), input.len());
+    // Replacing each text chunk depends on the chunks by design; every other edit must not.
+    check_rewrites(input, &splits, flags & 128 == 0, run);
+    // Document-wide handlers only: no selector rules, so no element event has a
+    // consumer and the rewriter takes its path without element-event bookkeeping.
+    let doc_only = |chunks: &[usize], mutate: bool| -> Result<Vec<u8>, htrewrite::RewritingError> {
+        let settings = Settings::new()
+            .doc_comments(move |c| {
+                let _ = (c.text(), c.kind(), c.source_location());
+                if mutate && flags & 64 != 0 {
+                    let _ = c.set_text("c");
+                }
+                if mutate && flags & 8 != 0 {
+                    c.after("<!--a-->", ContentType::Html)?;
+                }
+                Ok(())
+            })
+            .doctype(move |d| {
+                let _ = (d.name(), d.public_id(), d.raw());
+                if mutate && flags & 4 != 0 {
+                    d.remove();
+                }
+                Ok(())
+            })
+            .processing_instructions(move |p| {
+                let _ = (p.target(), p.data());
+                if mutate && flags & 2 != 0 {
+                    p.replace("[pi]", ContentType::Text)?;
+                }
+                Ok(())
+            })
+            .end(move |e| {
+                if mutate && flags & 1 != 0 {
+                    e.append("</x>&<", ContentType::Text)?;
+                }
+                Ok(())
+            });
+        rewrite_in_chunks(settings, input, chunks)
+    };
+    check_rewrites(input, &splits, true, doc_only);
+}
+
+/// The properties of [`rewriter_random`] for one configuration `run` (chunk
+/// lengths, whether handlers mutate → output): read-only handlers give the
+/// input back whole and in `splits`; mutating ones fail or succeed alike whole
+/// and in `splits`, give the same output when `same_chunked` (edits that do not
+/// depend on the chunks), and their output tokenizes back losslessly.
+fn check_rewrites(
+    input: &[u8],
+    splits: &[usize],
+    same_chunked: bool,
+    run: impl Fn(&[usize], bool) -> Result<Vec<u8>, htrewrite::RewritingError>,
+) {
+    let whole = [input.len()];
     let plain = run(&whole, false).expect("read-only handlers cannot fail");
     assert_eq!(plain, input, "read-only handlers changed the output (whole)");
-    let plain = run(&splits, false).expect("read-only handlers cannot fail");
+    let plain = run(splits, false).expect("read-only handlers cannot fail");
     assert_eq!(plain, input, "read-only handlers changed the output (chunks {splits:?})");
     let a = run(&whole, true);
-    let b = run(&splits, true);
+    let b = run(splits, true);
     match (a, b) {
         (Ok(a), Ok(b)) => {
-            // Replacing each text chunk depends on the chunks by design; every other edit must not.
-            if flags & 128 == 0 {
+            if same_chunked {
                 assert_eq!(a, b, "mutations gave different output whole and in chunks {splits:?}");
             }
             let again = run_tokenizer(&a);
