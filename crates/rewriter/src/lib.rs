@@ -39,6 +39,17 @@
 //! tree keeps them open. So `remove()` on the `<p>` of `<p>a<div>b</div>`
 //! removes exactly `<p>a`.
 //!
+//! ## What work a rewrite does
+//! Every rewrite runs the Standard's whole tree construction: the shadow's
+//! feedback decides which text mode each next piece of input is read in,
+//! so the tokens, and the bytes handlers see, are the ones a browser sees.
+//! The bookkeeping that places element events in the bytes (which element
+//! ends where, which text belongs to which element) runs only when
+//! something observes it: a rewriter with no selector rules and no
+//! [`Settings::doc_text`] handler skips it, and its document-wide comment,
+//! DOCTYPE, processing-instruction and end handlers still run. Instruction
+//! counts per workload are in the workspace `README.md`.
+//!
 //! ## Guarantees
 //! Each is a contract, with the tests that enforce it (commands and figures
 //! in the workspace `README.md`).
