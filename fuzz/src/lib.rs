@@ -401,7 +401,8 @@ const SELECTORS: [&str; 12] =
 /// whatever the chunking (except per-chunk text replacement, which depends on
 /// the chunks by design). Checked for element, text and comment rules on one
 /// selector, then for document-wide comment, DOCTYPE, processing-instruction
-/// and end handlers alone.
+/// and end handlers alone; and a document-wide text handler sees the same
+/// chunks with and without a selector rule.
 ///
 /// `data[0]` picks the mutations (bit flags), `data[1]` the selector and the
 /// chunking, the rest is the document.
@@ -512,6 +513,32 @@ pub fn rewriter_random(data: &[u8]) {
         rewrite_in_chunks(settings, input, chunks)
     };
     check_rewrites(input, &splits, true, doc_only);
+    // What a document-wide text handler sees does not depend on whether
+    // selector rules exist: without them, only text tokens go through the
+    // element-event bookkeeping (whose events inside text end text nodes).
+    for chunks in [&[input.len()][..], &splits] {
+        let without = doc_text_chunks(input, chunks, false);
+        let with = doc_text_chunks(input, chunks, true);
+        assert_eq!(without, with, "doc_text chunks differ without and with a selector rule (chunks {chunks:?})");
+    }
+}
+
+/// The chunks a document-wide text handler sees (text, raw bytes, last in
+/// its text node) when `input` is fed in `chunks`, with or without an inert
+/// `*` element rule beside it.
+fn doc_text_chunks(input: &[u8], chunks: &[usize], with_rule: bool) -> Vec<(String, Vec<u8>, bool)> {
+    use std::cell::RefCell;
+    let seen = RefCell::new(Vec::new());
+    let mut settings = htrewrite::Settings::new().doc_text(|t| {
+        seen.borrow_mut().push((t.as_str().to_owned(), t.raw().to_vec(), t.last_in_text_node()));
+        Ok(())
+    });
+    if with_rule {
+        settings = settings.element("*", |_| Ok(()));
+    }
+    let out = rewrite_in_chunks(settings, input, chunks).expect("read-only handlers cannot fail");
+    assert_eq!(out, input, "a read-only document-wide text handler changed the output");
+    seen.into_inner()
 }
 
 /// The properties of [`rewriter_random`] for one configuration `run` (chunk

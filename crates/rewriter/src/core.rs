@@ -244,6 +244,9 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// end, text or comment rules) and no document-wide text handlers,
     /// whose text nodes element events would end. See [`Core::token_unobserved`].
     unobserved: bool,
+    /// No selector rules: element events matter at most where they end
+    /// text nodes of document-wide text handlers, inside text tokens.
+    no_rules: bool,
     /// The empty group list, shared.
     no_groups: Arc<[u32]>,
     /// Per piece of the current text token: its first action and its place.
@@ -300,7 +303,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     ) -> Self {
         let has_content_rules = rules.iter().any(|r| !r.text.is_empty() || !r.comments.is_empty());
         let mode = shadow.initial_text_mode();
-        let unobserved = matcher.is_none() && doc.text.is_empty();
+        let no_rules = matcher.is_none();
+        let unobserved = no_rules && doc.text.is_empty();
         Core {
             shadow,
             matcher,
@@ -309,6 +313,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             doc,
             has_content_rules,
             unobserved,
+            no_rules,
             no_groups: Arc::from([]),
             marks: Vec::new(),
             encoding,
@@ -402,7 +407,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// Processes one token: shadow, handlers, output.
     pub(crate) fn token(&mut self, t: &Token<'_>) -> Feedback {
-        if self.unobserved {
+        if self.unobserved || self.no_rules && !matches!(t.kind(), TokenKind::Text(_)) {
             return self.token_unobserved(t);
         }
         self.token_done = false;
@@ -546,16 +551,22 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         fb
     }
 
-    /// [`Core::token`] when no element event has a consumer
-    /// ([`Core::unobserved`]): the shadow builds the tree as always (its
-    /// feedback drives the tokenizer), but its events go nowhere, text is
-    /// not cut into pieces at the places of element events, and each
-    /// token's bytes are written as they are unless a document-wide
-    /// comment, DOCTYPE or processing-instruction handler changes them.
-    /// What [`Core::token`] would do besides: record the events and find
-    /// that no element has pending work, scope or suppression, which ends
-    /// in the same output.
+    /// [`Core::token`] when none of the token's element events has a
+    /// consumer: no selector rules ([`Core::no_rules`]), and the token is
+    /// not text or there are no document-wide text handlers (whose text
+    /// nodes element events inside text would end; [`Core::unobserved`]). The shadow builds the
+    /// tree as always (its feedback drives the tokenizer), but its events
+    /// go nowhere, text is not cut into pieces at the places of element
+    /// events, and each token's bytes are written as they are unless a
+    /// document-wide comment, DOCTYPE or processing-instruction handler
+    /// changes them. What [`Core::token`] would do besides: record the
+    /// events and find that no element has pending work, scope or
+    /// suppression, which ends in the same output; a text node still open
+    /// ends where a token that is not text starts, as there.
     fn token_unobserved(&mut self, t: &Token<'_>) -> Feedback {
+        if self.text.is_some() && !matches!(t.kind(), TokenKind::Text(_)) {
+            self.end_text_node(t.span().start);
+        }
         self.token_done = false;
         let fb = self.shadow.process(t, &mut NoEvents);
         match t.kind() {
