@@ -1190,8 +1190,17 @@ fn first_non_whitespace(raw: &[u8], start: u64, nul: bool) -> u64 {
 /// tree-construction whitespace, if it is one (the shadow's rule: `&Tab;`,
 /// `&NewLine;`, numeric references with or without `;`).
 fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
-    if s.starts_with(b"&Tab;") || s.starts_with(b"&NewLine;") {
-        return Some(if s[1] == b'T' { 5 } else { 9 });
+    whitespace_reference(s).map(|(len, _)| len)
+}
+
+/// A character reference at the start of `s` that decodes to
+/// tree-construction whitespace: its length and the code point.
+fn whitespace_reference(s: &[u8]) -> Option<(usize, u32)> {
+    if s.starts_with(b"&Tab;") {
+        return Some((5, 0x09));
+    }
+    if s.starts_with(b"&NewLine;") {
+        return Some((9, 0x0A));
     }
     let rest = s.strip_prefix(b"&#")?;
     let hex = matches!(rest.first(), Some(b'x' | b'X'));
@@ -1207,7 +1216,23 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
     if !matches!(value, 0x09 | 0x0A | 0x0C | 0x0D | 0x20) {
         return None;
     }
-    Some(2 + usize::from(hex) + n + usize::from(digits.get(n) == Some(&b';')))
+    Some((2 + usize::from(hex) + n + usize::from(digits.get(n) == Some(&b';')), value))
+}
+
+/// The length of the U+000A LINE FEED at the start of data text `raw` as
+/// the tree builder gets it: LF, CR LF or a lone CR (the input stream's
+/// preprocessing makes each one LF), or a character reference to U+000A;
+/// 0 when `raw` does not start with one.
+fn leading_newline_len(raw: &[u8]) -> usize {
+    match raw {
+        [b'\r', b'\n', ..] => 2,
+        [b'\n' | b'\r', ..] => 1,
+        [b'&', ..] => match whitespace_reference(raw) {
+            Some((len, 0x0A)) => len,
+            _ => 0,
+        },
+        _ => 0,
+    }
 }
 
 /// Whether text in insertion mode `mode` makes the same element events
@@ -1240,7 +1265,8 @@ struct PiecePlan {
 /// - "in body" rules (body, cells, captions, templates, after the body, text
 ///   foster-parented in a table): whitespace and other characters open the
 ///   same elements; one piece, its events at the first character that is
-///   not an ignored NUL;
+///   not an ignored NUL, after the newline that follows `<pre>` or
+///   `<listing>` (ignored, a piece of its own);
 /// - "after after frameset": only whitespace acts; events at the first;
 /// - "in table text" and the frameset modes: leading whitespace and NULs
 ///   cause nothing, the rest one piece;
@@ -1252,7 +1278,12 @@ struct PiecePlan {
 fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
     let mode = shadow.insertion_mode();
     if text_opens_alike(mode) || fosters_text(shadow, mode) {
-        return PiecePlan { inert_end: cur, at: first_non_nul(rest, cur), piece_end: None };
+        // spec ("in body", `pre` and `listing`): "If the next token is a
+        // U+000A LINE FEED (LF) character token, then ignore that token":
+        // the ignored newline acts on nothing, so events come after it.
+        let newline = if shadow.skips_next_newline() { leading_newline_len(rest) } else { 0 };
+        let inert_end = cur + newline as u64;
+        return PiecePlan { inert_end, at: first_non_nul(&rest[newline..], inert_end), piece_end: None };
     }
     if mode == InsertionMode::AfterAfterFrameset {
         return PiecePlan { inert_end: cur, at: first_whitespace(rest, cur), piece_end: None };

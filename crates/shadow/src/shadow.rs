@@ -549,6 +549,27 @@ impl Shadow {
         self.b.frameset_ok
     }
 
+    /// Whether the next token, if it is text starting with U+000A LINE
+    /// FEED, loses that character: set by the `pre`, `listing` and
+    /// `textarea` start tags ("in body": "If the next token is a U+000A LINE
+    /// FEED (LF) character token, then ignore that token"), cleared by the
+    /// next token of any kind. The ignored newline opens, closes and
+    /// reconstructs nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let pre = TagToken::new("pre", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&pre), Default::default(), &mut NoEvents);
+    /// assert!(shadow.skips_next_newline());
+    /// shadow.process_tree_token(TreeToken::Text("\nx"), Default::default(), &mut NoEvents);
+    /// assert!(!shadow.skips_next_newline());
+    /// ```
+    pub fn skips_next_newline(&self) -> bool {
+        self.b.skip_newline
+    }
+
     /// The scripting flag.
     ///
     /// # Example
