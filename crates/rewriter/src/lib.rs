@@ -45,10 +45,11 @@
 //! so the tokens, and the bytes handlers see, are the ones a browser sees.
 //! The bookkeeping that places element events in the bytes (which element
 //! ends where, which text belongs to which element) runs only when
-//! something observes it: a rewriter with no selector rules and no
-//! [`Settings::doc_text`] handler skips it, and its document-wide comment,
-//! DOCTYPE, processing-instruction and end handlers still run. Instruction
-//! counts per workload are in the workspace `README.md`.
+//! something observes it: a rewriter with no selector rules skips it for
+//! every token but text, and for text too when it has no
+//! [`Settings::doc_text`] handler (element events inside text end that
+//! handler's text nodes); its document-wide handlers still run.
+//! Instruction counts per workload are in the workspace `README.md`.
 //!
 //! ## Guarantees
 //! Each is a contract, with the tests that enforce it (commands and figures
