@@ -81,6 +81,9 @@ struct Collector<'a> {
     /// The names of the token's kept elements, one after another (one
     /// buffer reused from token to token instead of a string each).
     names: &'a mut String,
+    /// Set when an element was made detached (an adoption-agency clone,
+    /// which `Core::opened_at` remembers until it is placed).
+    detached: &'a mut bool,
 }
 
 impl EventSink for Collector<'_> {
@@ -95,6 +98,7 @@ impl EventSink for Collector<'_> {
                 self.rules.extend(matches.iter().filter(|m| m.element == id).map(|m| m.rule));
                 let matched = self.rules.len() > start;
                 let detached = position == Position::Detached;
+                *self.detached |= detached;
                 let keep = matched || detached || !origin.is_from_start_tag();
                 self.actions.push(Action::Opened {
                     id,
@@ -260,6 +264,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     matched: Vec<RuleId>,
     /// The names of kept elements of the current token ([`Collector::names`]).
     names: String,
+    /// Whether the current token made a detached element ([`Collector::detached`]).
+    made_detached: bool,
     pending: HashMap<NodeId, Pending<'h, K>>,
     /// Content-handler groups active inside each element (only non-empty sets).
     scopes: HashMap<NodeId, Arc<[u32]>>,
@@ -323,6 +329,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             actions: Vec::new(),
             matched: Vec::new(),
             names: String::new(),
+            made_detached: false,
             pending: HashMap::new(),
             scopes: HashMap::new(),
             detached: HashMap::new(),
@@ -423,6 +430,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         self.actions.clear();
         self.matched.clear();
         self.names.clear();
+        self.made_detached = false;
         // Element events caused by text have a definite place: the character
         // that causes them, the same whatever the chunking. Data text reaches
         // the shadow in pieces, each starting at such a character (see
@@ -437,6 +445,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 actions: &mut self.actions,
                 rules: &mut self.matched,
                 names: &mut self.names,
+                detached: &mut self.made_detached,
             };
             match text_mode {
                 Some(mode @ TextMode::Data) => {
@@ -489,7 +498,21 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let names = std::mem::take(&mut self.names);
         let mut content_parent = None;
         self.cursor = start;
-        for (i, a) in actions.iter().enumerate() {
+        // The token's element events can act on nothing: no element matched a
+        // rule or was made detached in it, no open element has pending work,
+        // a scope, a suppression or a byte end, and no text handler's text
+        // node ends at an element event. Then each action would write at
+        // most the token's own bytes, which are written below as they are.
+        let inert = self.matched.is_empty()
+            && !self.made_detached
+            && !self.has_content_rules
+            && self.doc.text.is_empty()
+            && self.pending.is_empty()
+            && self.scopes.is_empty()
+            && self.detached.is_empty()
+            && self.byte_ended.is_empty()
+            && self.suppress.is_none();
+        for (i, a) in actions.iter().enumerate().filter(|_| !inert) {
             if self.error.is_some() {
                 break;
             }
@@ -636,12 +659,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         self.actions.clear();
         self.matched.clear();
         self.names.clear();
+        self.made_detached = false;
         {
             let mut c = Collector {
                 matcher: self.matcher.as_mut(),
                 actions: &mut self.actions,
                 rules: &mut self.matched,
                 names: &mut self.names,
+                detached: &mut self.made_detached,
             };
             self.shadow.finish(&mut c);
         }
