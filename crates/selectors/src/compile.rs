@@ -143,6 +143,10 @@ pub struct Program {
     pub(crate) states: Vec<State>,
     pub(crate) rules: Vec<Rule>,
     pub(crate) start: Arc<StateSet>,
+    /// The keys of the start states, for [`Program::may_start`].
+    pub(crate) start_filter: KeyFilter,
+    /// Some start state has no key: every element may start a rule.
+    pub(crate) start_unkeyed: bool,
     pub(crate) of_lists: Vec<InnerList>,
     pub(crate) public_len: usize,
     pub(crate) needs_attribute_keys: bool,
@@ -311,6 +315,41 @@ impl Hasher for IdHasher {
 
 pub(crate) type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
 
+/// A Bloom filter with one bit per key: a key whose bit is clear is not in
+/// the set it was built from. About one bit in eight is set, so most keys
+/// absent from the set are told apart without a hash-table lookup.
+#[derive(Debug, Default)]
+pub(crate) struct KeyFilter {
+    words: Box<[u64]>,
+    /// `64 - log2(bits)`: a key's bit is the top bits of its scrambled value.
+    shift: u32,
+}
+
+impl KeyFilter {
+    pub(crate) fn new(keys: impl Iterator<Item = u64> + Clone) -> KeyFilter {
+        let bits = (8 * keys.clone().count()).next_power_of_two().max(64);
+        let mut f = KeyFilter { words: vec![0; bits / 64].into_boxed_slice(), shift: 64 - bits.trailing_zeros() };
+        for k in keys {
+            let b = f.bit(k);
+            f.words[b >> 6] |= 1 << (b & 63);
+        }
+        f
+    }
+
+    #[inline]
+    fn bit(&self, k: u64) -> usize {
+        (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// False when `k` is certainly not in the set (always false for the
+    /// empty default filter, which has no words).
+    #[inline]
+    pub(crate) fn may_contain(&self, k: u64) -> bool {
+        let b = self.bit(k);
+        self.words.get(b >> 6).is_some_and(|w| w >> (b & 63) & 1 != 0)
+    }
+}
+
 /// A set of states, sorted, with an index by key when large.
 #[derive(Debug, Default)]
 pub(crate) struct StateSet {
@@ -338,20 +377,33 @@ impl StateSet {
         StateSet { all, index }
     }
 
-    /// Pushes the states that an element with `keys` may pass.
+    /// Pushes the states that an element with `keys` may pass, looking up
+    /// only the keys for which `wanted` holds (those it rejects must have no
+    /// state here); returns how many sorted runs it pushed: with at most
+    /// one, `out` (empty before) is sorted without duplicates.
     #[inline]
-    pub(crate) fn candidates(&self, keys: &[u64], out: &mut Vec<u32>) {
+    pub(crate) fn candidates(&self, keys: &[u64], wanted: impl Fn(u64) -> bool, out: &mut Vec<u32>) -> usize {
+        let mut runs = 0;
+        let mut push = |v: &[u32]| {
+            if !v.is_empty() {
+                out.extend_from_slice(v);
+                runs += 1;
+            }
+        };
         match &self.index {
-            None => out.extend_from_slice(&self.all),
+            None => push(&self.all),
             Some((keyed, unkeyed)) => {
-                out.extend_from_slice(unkeyed);
-                for k in keys {
-                    if let Some(v) = keyed.get(k) {
-                        out.extend_from_slice(v);
+                push(unkeyed);
+                for &k in keys {
+                    if wanted(k)
+                        && let Some(v) = keyed.get(&k)
+                    {
+                        push(v);
                     }
                 }
             }
         }
+        runs
     }
 
     /// `self ∪ more` (a new set unless `more` adds nothing).
@@ -437,6 +489,8 @@ impl Program {
                 states: Vec::new(),
                 rules: Vec::new(),
                 start: Arc::default(),
+                start_filter: KeyFilter::default(),
+                start_unkeyed: false,
                 of_lists: Vec::new(),
                 public_len: lists.len(),
                 needs_attribute_keys: false,
@@ -472,8 +526,17 @@ impl Program {
                 .iter()
                 .any(|s| matches!(s.next, Some(Combinator::NextSibling | Combinator::SubsequentSibling)));
         p.flat = p.sparse_records && p.states.iter().all(|s| s.next.is_none());
+        p.start_unkeyed = firsts.iter().any(|&s| p.states[s as usize].key == 0);
+        p.start_filter = KeyFilter::new(firsts.iter().map(|&s| p.states[s as usize].key).filter(|&k| k != 0));
         p.start = Arc::new(StateSet::new(firsts, &p.states));
         Ok(p)
+    }
+
+    /// Whether an element with `keys` may pass some start state: false
+    /// only when it has none of their keys and every start state has one.
+    #[inline]
+    pub(crate) fn may_start(&self, keys: &[u64]) -> bool {
+        self.start_unkeyed || keys.iter().any(|&k| self.start_filter.may_contain(k))
     }
 
     /// The number of selector lists compiled ([`RuleId`]s are `0..len`).

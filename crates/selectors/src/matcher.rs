@@ -89,7 +89,7 @@ pub struct ElementInfo<'a> {
 #[derive(Debug)]
 pub struct Matcher {
     program: Arc<Program>,
-    records: IdMap<Record>,
+    records: Records,
     pending: IdMap<Pending>,
     quirks: Option<bool>,
     /// The `head` element: its record outlives its closing, because the
@@ -162,6 +162,59 @@ struct Record {
     foster: Option<Box<Siblings>>,
 }
 
+/// The records by element id, with a count of records per `id % 256`: an
+/// element whose bucket is empty has no record, found without hashing —
+/// the common case of elements that leave no state.
+#[derive(Debug)]
+struct Records {
+    map: IdMap<Record>,
+    buckets: Box<[u32; 256]>,
+}
+
+impl Default for Records {
+    fn default() -> Records {
+        Records { map: IdMap::default(), buckets: Box::new([0; 256]) }
+    }
+}
+
+impl Records {
+    #[inline]
+    fn bucket(id: NodeId) -> usize {
+        (id.0 & 255) as usize
+    }
+
+    #[inline]
+    fn get(&self, id: NodeId) -> Option<&Record> {
+        if self.buckets[Records::bucket(id)] == 0 { None } else { self.map.get(&id.0) }
+    }
+
+    #[inline]
+    fn get_mut(&mut self, id: NodeId) -> Option<&mut Record> {
+        if self.buckets[Records::bucket(id)] == 0 { None } else { self.map.get_mut(&id.0) }
+    }
+
+    fn insert(&mut self, id: NodeId, r: Record) {
+        if self.map.insert(id.0, r).is_none() {
+            self.buckets[Records::bucket(id)] += 1;
+        }
+    }
+
+    fn remove(&mut self, id: NodeId) -> Option<Record> {
+        if self.buckets[Records::bucket(id)] == 0 {
+            return None;
+        }
+        let r = self.map.remove(&id.0);
+        if r.is_some() {
+            self.buckets[Records::bucket(id)] -= 1;
+        }
+        r
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
 /// A parent's children so far, as far as selectors care.
 #[derive(Debug, Default, Clone)]
 struct Siblings {
@@ -203,9 +256,9 @@ impl Matcher {
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
     pub fn new(program: Arc<Program>) -> Matcher {
-        let mut records = IdMap::default();
+        let mut records = Records::default();
         let of = program.of_lists.len();
-        records.insert(NodeId::DOCUMENT.0, Record { open: true, siblings: Siblings::with_of(of), ..Record::default() });
+        records.insert(NodeId::DOCUMENT, Record { open: true, siblings: Siblings::with_of(of), ..Record::default() });
         Matcher {
             rule_marks: vec![0; program.rules.len()],
             public_marks: vec![0; program.public_len],
@@ -353,8 +406,10 @@ impl Matcher {
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
     pub fn element_closed(&mut self, id: NodeId) {
-        self.pending.remove(&id.0);
-        let Some(r) = self.records.get_mut(&id.0) else { return };
+        if !self.pending.is_empty() {
+            self.pending.remove(&id.0);
+        }
+        let Some(r) = self.records.get_mut(id) else { return };
         r.open = false;
         if r.live_children == 0 {
             self.release(id);
@@ -365,9 +420,9 @@ impl Matcher {
     /// of its closed ancestors left without any.
     fn release(&mut self, mut id: NodeId) {
         while id != NodeId::DOCUMENT && Some(id) != self.head {
-            let Some(r) = self.records.remove(&id.0) else { return };
+            let Some(r) = self.records.remove(id) else { return };
             let Some(parent) = r.parent else { return };
-            let Some(p) = self.records.get_mut(&parent.0) else { return };
+            let Some(p) = self.records.get_mut(parent) else { return };
             p.live_children -= 1;
             if p.open || p.live_children > 0 {
                 return;
@@ -390,8 +445,7 @@ impl Matcher {
 
     fn open(&mut self, el: &ElementInfo<'_>) {
         self.out.clear();
-        let program = Arc::clone(&self.program);
-        let p = &*program;
+        let p = &*self.program;
         let (parent, before) = match el.position {
             Position::Append { parent } => (parent, None),
             Position::InsertBefore { parent, before } => (parent, Some(before)),
@@ -420,22 +474,50 @@ impl Matcher {
                 }
             }
         }
-        let type_key = if p.needs_type_counts { key(KEY_TAG + 8 * el.ns as u64, el.name) } else { 0 };
 
         // The states to test, from the parent, the ancestors and the siblings.
         // A flat program (every selector one compound, no child counts)
         // keeps no records: the element alone decides.
+        let parent_rec = if p.flat { None } else { self.records.get(parent) };
+        let foster = before.filter(|_| !p.flat).and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
+        let may_start = p.may_start(&self.keys);
+        let is_table = !p.flat && is_html && el.name == "table";
+
+        // Fast path: nothing to test and nothing to keep. Without start
+        // states for its keys, and with a parent that left no state for
+        // descendants or children, the element matches nothing and leaves
+        // nothing; a program with sparse records then keeps no record for it
+        // (what the general path below decides), and its parent's sibling
+        // cursor, which such a program never reads, need not advance. Tables
+        // and `head` keep records, and foster parenting takes the general path.
+        if !may_start
+            && foster.is_none()
+            && (p.flat
+                || p.sparse_records
+                    && parent_rec.is_none_or(|r| r.desc.is_none() && r.child.is_none())
+                    && !is_table
+                    && self.head != Some(el.id))
+        {
+            return;
+        }
+
         let empty = Record::default();
-        let parent_rec = if p.flat { &empty } else { self.records.get(&parent.0).unwrap_or(&empty) };
-        let foster = before.filter(|_| !p.flat).and_then(|b| self.records.get(&b.0)).and_then(|r| r.foster.as_deref());
+        let parent_rec = parent_rec.unwrap_or(&empty);
         let cursor = foster.unwrap_or(&parent_rec.siblings);
         self.candidates.clear();
-        p.start.candidates(&self.keys, &mut self.candidates);
-        for set in [&parent_rec.desc, &parent_rec.child, &cursor.last_plus, &cursor.tilde].into_iter().flatten() {
-            set.candidates(&self.keys, &mut self.candidates);
+        let mut runs = 0;
+        if may_start {
+            runs += p.start.candidates(&self.keys, |k| p.start_filter.may_contain(k), &mut self.candidates);
         }
-        self.candidates.sort_unstable();
-        self.candidates.dedup();
+        for set in [&parent_rec.desc, &parent_rec.child, &cursor.last_plus, &cursor.tilde].into_iter().flatten() {
+            runs += set.candidates(&self.keys, |_| true, &mut self.candidates);
+        }
+        // One sorted run is already in order (inner rules before the rules
+        // that use them), without duplicates.
+        if runs > 1 {
+            self.candidates.sort_unstable();
+            self.candidates.dedup();
+        }
 
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -445,10 +527,11 @@ impl Matcher {
         }
         let stamp = self.stamp;
         let child_index = cursor.children + 1;
+        let type_key = if p.needs_type_counts { key(KEY_TAG + 8 * el.ns as u64, el.name) } else { 0 };
         let type_index = if p.needs_type_counts { cursor.types.get(&type_key).copied().unwrap_or(0) + 1 } else { 0 };
-        let of_before = cursor.of_counts.clone();
+        let of_before = &cursor.of_counts[..];
         let parent_desc = parent_rec.desc.clone();
-        let cursor_snapshot = (!p.flat && is_html && el.name == "table").then(|| cursor.clone());
+        let cursor_snapshot = is_table.then(|| cursor.clone());
         self.out_desc.clear();
         self.out_child.clear();
         self.out_plus.clear();
@@ -464,7 +547,7 @@ impl Matcher {
                 root: parent == NodeId::DOCUMENT,
                 child_index,
                 type_index,
-                of_before: &of_before,
+                of_before,
                 rule_marks: &self.rule_marks,
                 stamp,
             };
@@ -487,7 +570,9 @@ impl Matcher {
                 Some(Combinator::SubsequentSibling) => self.out_tilde.push(s + 1),
             }
         }
-        self.out.sort_unstable();
+        // `out` is in `RuleId` order: the candidates are in state order,
+        // states are numbered rule by rule, and public rules in the order of
+        // their lists (inner rules, numbered in between, are not reported).
 
         // An element that leaves no state for its descendants or children,
         // where parents keep no sibling cursor, needs no record: its
@@ -518,7 +603,7 @@ impl Matcher {
                 root: parent == NodeId::DOCUMENT,
                 child_index,
                 type_index,
-                of_before: &of_before,
+                of_before,
                 rule_marks: &self.rule_marks,
                 stamp,
             };
@@ -526,7 +611,7 @@ impl Matcher {
         };
 
         // The element's own record.
-        let kept_parent = self.records.get_mut(&parent.0).map(|r| r.live_children += 1).map(|()| parent);
+        let kept_parent = self.records.get_mut(parent).map(|r| r.live_children += 1).map(|()| parent);
         let record = Record {
             parent: kept_parent,
             open: true,
@@ -536,7 +621,7 @@ impl Matcher {
             siblings: Siblings::with_of(p.of_lists.len()),
             foster: cursor_snapshot.map(Box::new),
         };
-        self.records.insert(el.id.0, record);
+        self.records.insert(el.id, record);
 
         // The parent's sibling cursor(s).
         let plus = (!self.out_plus.is_empty()).then(|| Arc::new(StateSet::new(self.out_plus.clone(), &p.states)));
@@ -557,11 +642,11 @@ impl Matcher {
             }
         };
         let mut fostered = false;
-        if let Some(c) = before.and_then(|b| self.records.get_mut(&b.0)).and_then(|r| r.foster.as_deref_mut()) {
+        if let Some(c) = before.and_then(|b| self.records.get_mut(b)).and_then(|r| r.foster.as_deref_mut()) {
             advance(c, true, &self.out_tilde);
             fostered = true;
         }
-        if let Some(r) = self.records.get_mut(&parent.0) {
+        if let Some(r) = self.records.get_mut(parent) {
             advance(&mut r.siblings, !fostered, &self.out_tilde);
         }
     }
@@ -619,24 +704,38 @@ fn inner_matches(list: &InnerList, ctx: &Ctx<'_>, p: &Program) -> bool {
         || list.compounds.iter().any(|c| compound_matches(c, ctx, p))
 }
 
+/// The namespace and type selector inline (most compounds have nothing
+/// else), the other tests apart.
+#[inline]
 fn compound_matches(c: &Compound, ctx: &Ctx<'_>, p: &Program) -> bool {
     match c.ns {
         NsTest::Any => {}
         NsTest::Is(ns) if ns == ctx.ns => {}
         NsTest::Is(_) | NsTest::Nothing => return false,
     }
-    let html = ctx.ns == Namespace::Html;
     if let Some((lower, exact)) = &c.name {
         if c.name_key != ctx.name_key {
             return false;
         }
         // spec (HTML, case-sensitivity of selectors): type selectors compare
         // ASCII-lowercased for HTML elements, as written for the others.
-        if if html { ctx.name != lower } else { ctx.name != exact } {
+        let want = if ctx.ns == Namespace::Html { lower } else { exact };
+        if !same_name(ctx.name, want) {
             return false;
         }
     }
-    c.tests.iter().all(|t| match t {
+    c.tests.is_empty() || tests_match(&c.tests, ctx, p)
+}
+
+/// `a == b` for names, which are short: a byte loop instead of a call to `memcmp`.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+fn tests_match(tests: &[Test], ctx: &Ctx<'_>, p: &Program) -> bool {
+    let html = ctx.ns == Namespace::Html;
+    tests.iter().all(|t| match t {
         Test::Id(v) => attribute(ctx, "id", "id").is_some_and(|id| eq(id, v, ctx.quirks)),
         Test::Class(v) => attribute(ctx, "class", "class")
             .is_some_and(|cl| cl.split(is_ascii_ws).any(|w| !w.is_empty() && eq(w, v, ctx.quirks))),
