@@ -90,6 +90,8 @@ pub struct ElementInfo<'a> {
 pub struct Matcher {
     program: Arc<Program>,
     records: Records,
+    /// The record of an element that has none (never changed).
+    empty: Record,
     pending: IdMap<Pending>,
     quirks: Option<bool>,
     /// The `head` element: its record outlives its closing, because the
@@ -237,7 +239,9 @@ struct Ctx<'a> {
     child_index: u32,
     type_index: u32,
     of_before: &'a [u32],
-    rule_marks: &'a [u32],
+    /// The stamp of this element: rules marked with it (in the matcher's
+    /// `rule_marks`, passed apart because the loop over the candidates
+    /// marks them as it goes) match it.
     stamp: u32,
 }
 
@@ -264,6 +268,7 @@ impl Matcher {
             public_marks: vec![0; program.public_len],
             program,
             records,
+            empty: Record::default(),
             pending: IdMap::default(),
             quirks: None,
             head: None,
@@ -316,13 +321,17 @@ impl Matcher {
     /// assert_eq!(m.event(&e), [Match { element: NodeId(1), rule: RuleId(0) }]);
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
+    // Inline: called for every event, most of which need no more than this match.
+    #[inline]
     pub fn event(&mut self, event: &Event<'_>) -> &[Match] {
         self.matches.clear();
         match *event {
             Event::Doctype { quirks, .. } => self.quirks = Some(quirks == QuirksMode::Quirks),
             Event::ElementOpened { id, name, ns, attrs, position, .. } => {
                 self.element_opened(&ElementInfo { id, name, ns, attrs, position });
-                self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
+                if !self.out.is_empty() {
+                    self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
+                }
             }
             Event::ElementClosed { id, .. } => self.element_closed(id),
             Event::NodeMoved { id, to } => self.node_moved(id, to),
@@ -378,22 +387,28 @@ impl Matcher {
     /// assert_eq!(m.element_opened(&el), [RuleId(0), RuleId(1)]);
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
+    #[inline]
     pub fn element_opened(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
-        self.out.clear();
         if element.position == Position::Detached {
-            let p = Pending {
-                name: element.name.into(),
-                ns: element.ns,
-                attrs: element.attrs.to_vec(),
-                position: None,
-                deferred_in: None,
-                deferred: Vec::new(),
-            };
-            self.pending.insert(element.id.0, p);
-            return &self.out;
+            self.defer(element);
+        } else {
+            self.open(element);
         }
-        self.open(element);
         &self.out
+    }
+
+    /// Keeps a detached element until it is placed.
+    fn defer(&mut self, element: &ElementInfo<'_>) {
+        self.out.clear();
+        let p = Pending {
+            name: element.name.into(),
+            ns: element.ns,
+            attrs: element.attrs.to_vec(),
+            position: None,
+            deferred_in: None,
+            deferred: Vec::new(),
+        };
+        self.pending.insert(element.id.0, p);
     }
 
     /// Forgets an element that left the stack of open elements.
@@ -405,6 +420,7 @@ impl Matcher {
     /// m.element_closed(htrewrite_shadow::NodeId(7)); // unknown ids are ignored
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
+    #[inline]
     pub fn element_closed(&mut self, id: NodeId) {
         if !self.pending.is_empty() {
             self.pending.remove(&id.0);
@@ -501,8 +517,7 @@ impl Matcher {
             return;
         }
 
-        let empty = Record::default();
-        let parent_rec = parent_rec.unwrap_or(&empty);
+        let parent_rec = parent_rec.unwrap_or(&self.empty);
         let cursor = foster.unwrap_or(&parent_rec.siblings);
         self.candidates.clear();
         let mut runs = 0;
@@ -536,22 +551,21 @@ impl Matcher {
         self.out_child.clear();
         self.out_plus.clear();
         self.out_tilde.clear();
+        let ctx = Ctx {
+            name: el.name,
+            name_key: tag_key,
+            ns: el.ns,
+            attrs: el.attrs,
+            quirks,
+            root: parent == NodeId::DOCUMENT,
+            child_index,
+            type_index,
+            of_before,
+            stamp,
+        };
         for &s in &self.candidates {
             let state = &p.states[s as usize];
-            let ctx = Ctx {
-                name: el.name,
-                name_key: tag_key,
-                ns: el.ns,
-                attrs: el.attrs,
-                quirks,
-                root: parent == NodeId::DOCUMENT,
-                child_index,
-                type_index,
-                of_before,
-                rule_marks: &self.rule_marks,
-                stamp,
-            };
-            if !compound_matches(&state.compound, &ctx, p) {
+            if !compound_matches(&state.compound, &ctx, &self.rule_marks, p) {
                 continue;
             }
             match state.next {
@@ -591,24 +605,7 @@ impl Matcher {
         }
 
         // Which `of S` lists the element matches (for its later siblings' counters).
-        let of_hits: Vec<bool> = if p.of_lists.is_empty() {
-            Vec::new()
-        } else {
-            let ctx = Ctx {
-                name: el.name,
-                name_key: tag_key,
-                ns: el.ns,
-                attrs: el.attrs,
-                quirks,
-                root: parent == NodeId::DOCUMENT,
-                child_index,
-                type_index,
-                of_before,
-                rule_marks: &self.rule_marks,
-                stamp,
-            };
-            p.of_lists.iter().map(|l| inner_matches(l, &ctx, p)).collect()
-        };
+        let of_hits: Vec<bool> = p.of_lists.iter().map(|l| inner_matches(l, &ctx, &self.rule_marks, p)).collect();
 
         // The element's own record.
         let kept_parent = self.records.get_mut(parent).map(|r| r.live_children += 1).map(|()| parent);
@@ -699,15 +696,15 @@ fn contains(v: &str, s: &str, ci: bool) -> bool {
     if ci { v.to_ascii_lowercase().contains(&s.to_ascii_lowercase()) } else { v.contains(s) }
 }
 
-fn inner_matches(list: &InnerList, ctx: &Ctx<'_>, p: &Program) -> bool {
-    list.rules.iter().any(|&r| ctx.rule_marks[r as usize] == ctx.stamp)
-        || list.compounds.iter().any(|c| compound_matches(c, ctx, p))
+fn inner_matches(list: &InnerList, ctx: &Ctx<'_>, marks: &[u32], p: &Program) -> bool {
+    list.rules.iter().any(|&r| marks[r as usize] == ctx.stamp)
+        || list.compounds.iter().any(|c| compound_matches(c, ctx, marks, p))
 }
 
 /// The namespace and type selector inline (most compounds have nothing
 /// else), the other tests apart.
 #[inline]
-fn compound_matches(c: &Compound, ctx: &Ctx<'_>, p: &Program) -> bool {
+fn compound_matches(c: &Compound, ctx: &Ctx<'_>, marks: &[u32], p: &Program) -> bool {
     match c.ns {
         NsTest::Any => {}
         NsTest::Is(ns) if ns == ctx.ns => {}
@@ -724,7 +721,7 @@ fn compound_matches(c: &Compound, ctx: &Ctx<'_>, p: &Program) -> bool {
             return false;
         }
     }
-    c.tests.is_empty() || tests_match(&c.tests, ctx, p)
+    c.tests.is_empty() || tests_match(&c.tests, ctx, marks, p)
 }
 
 /// `a == b` for names, which are short: a byte loop instead of a call to `memcmp`.
@@ -733,7 +730,7 @@ fn same_name(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
-fn tests_match(tests: &[Test], ctx: &Ctx<'_>, p: &Program) -> bool {
+fn tests_match(tests: &[Test], ctx: &Ctx<'_>, marks: &[u32], p: &Program) -> bool {
     let html = ctx.ns == Namespace::Html;
     tests.iter().all(|t| match t {
         Test::Id(v) => attribute(ctx, "id", "id").is_some_and(|id| eq(id, v, ctx.quirks)),
@@ -746,11 +743,11 @@ fn tests_match(tests: &[Test], ctx: &Ctx<'_>, p: &Program) -> bool {
         Test::NthChild(n, None) => n.matches(ctx.child_index),
         Test::NthChild(n, Some(j)) => {
             let j = *j as usize;
-            inner_matches(&p.of_lists[j], ctx, p) && n.matches(ctx.of_before[j] + 1)
+            inner_matches(&p.of_lists[j], ctx, marks, p) && n.matches(ctx.of_before[j] + 1)
         }
         Test::NthOfType(n) => n.matches(ctx.type_index),
-        Test::Not(l) => !inner_matches(l, ctx, p),
-        Test::Is(l) => inner_matches(l, ctx, p),
+        Test::Not(l) => !inner_matches(l, ctx, marks, p),
+        Test::Is(l) => inner_matches(l, ctx, marks, p),
     })
 }
 
