@@ -377,33 +377,24 @@ impl StateSet {
         StateSet { all, index }
     }
 
-    /// Pushes the states that an element with `keys` may pass, looking up
-    /// only the keys for which `wanted` holds (those it rejects must have no
-    /// state here); returns how many sorted runs it pushed: with at most
-    /// one, `out` (empty before) is sorted without duplicates.
+    /// Gives `run` the sorted runs of states that an element with `keys`
+    /// may pass, looking up only the keys for which `wanted` holds (those it
+    /// rejects must have no state here).
     #[inline]
-    pub(crate) fn candidates(&self, keys: &[u64], wanted: impl Fn(u64) -> bool, out: &mut Vec<u32>) -> usize {
-        let mut runs = 0;
-        let mut push = |v: &[u32]| {
-            if !v.is_empty() {
-                out.extend_from_slice(v);
-                runs += 1;
-            }
-        };
+    pub(crate) fn candidates<'s>(&'s self, keys: &[u64], wanted: impl Fn(u64) -> bool, mut run: impl FnMut(&'s [u32])) {
         match &self.index {
-            None => push(&self.all),
+            None => run(&self.all),
             Some((keyed, unkeyed)) => {
-                push(unkeyed);
+                run(unkeyed);
                 for &k in keys {
                     if wanted(k)
                         && let Some(v) = keyed.get(&k)
                     {
-                        push(v);
+                        run(v);
                     }
                 }
             }
         }
-        runs
     }
 
     /// `self ∪ more` (a new set unless `more` adds nothing).

@@ -459,6 +459,9 @@ impl Matcher {
         self.records.len() + self.pending.len()
     }
 
+    /// Matches an element placed in the document: the keys and the fast
+    /// path here, the rest in [`Matcher::open_general`].
+    #[inline]
     fn open(&mut self, el: &ElementInfo<'_>) {
         self.out.clear();
         let p = &*self.program;
@@ -468,7 +471,6 @@ impl Matcher {
             Position::AppendToTemplateContents { template } => (template, None),
             Position::Detached => return,
         };
-        let quirks = *self.quirks.get_or_insert(true);
         let is_html = el.ns == Namespace::Html;
         if is_html && el.name == "head" && self.head.is_none() {
             self.head = Some(el.id);
@@ -479,60 +481,61 @@ impl Matcher {
         let tag_key = key(KEY_TAG, el.name);
         self.keys.push(tag_key);
         if p.needs_attribute_keys {
-            for a in el.attrs.iter().filter(|a| a.namespace == AttrNamespace::None) {
-                self.keys.push(key(KEY_ATTR, &a.name));
-                match a.name.as_str() {
-                    "id" if !a.value.is_empty() => self.keys.push(key(KEY_ID, &a.value)),
-                    "class" => self
-                        .keys
-                        .extend(a.value.split(is_ascii_ws).filter(|w| !w.is_empty()).map(|w| key(KEY_CLASS, w))),
-                    _ => {}
-                }
-            }
+            attribute_keys(el.attrs, &mut self.keys);
         }
-
-        // The states to test, from the parent, the ancestors and the siblings.
-        // A flat program (every selector one compound, no child counts)
-        // keeps no records: the element alone decides.
-        let parent_rec = if p.flat { None } else { self.records.get(parent) };
-        let foster = before.filter(|_| !p.flat).and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
         let may_start = p.may_start(&self.keys);
-        let is_table = !p.flat && is_html && el.name == "table";
 
         // Fast path: nothing to test and nothing to keep. Without start
         // states for its keys, and with a parent that left no state for
         // descendants or children, the element matches nothing and leaves
         // nothing; a program with sparse records then keeps no record for it
-        // (what the general path below decides), and its parent's sibling
-        // cursor, which such a program never reads, need not advance. Tables
-        // and `head` keep records, and foster parenting takes the general path.
+        // (what the general path decides), and its parent's sibling cursor,
+        // which such a program never reads, need not advance. Tables and
+        // `head` keep records, and foster parenting takes the general path.
+        // A flat program (every selector one compound, no child counts)
+        // keeps no records at all: the element alone decides.
         if !may_start
-            && foster.is_none()
             && (p.flat
                 || p.sparse_records
-                    && parent_rec.is_none_or(|r| r.desc.is_none() && r.child.is_none())
-                    && !is_table
+                    && before.is_none()
+                    && self.records.get(parent).is_none_or(|r| r.desc.is_none() && r.child.is_none())
+                    && !(is_html && el.name == "table")
                     && self.head != Some(el.id))
         {
             return;
         }
+        self.open_general(el, parent, before, tag_key, may_start);
+    }
 
+    /// Matches an element against the states its parent, ancestors and
+    /// earlier siblings left and the start states for its keys (in
+    /// `self.keys`), and keeps what it leaves for its descendants and
+    /// later siblings.
+    #[inline(never)]
+    fn open_general(
+        &mut self,
+        el: &ElementInfo<'_>,
+        parent: NodeId,
+        before: Option<NodeId>,
+        tag_key: u64,
+        may_start: bool,
+    ) {
+        let p = &*self.program;
+        let quirks = *self.quirks.get_or_insert(true);
+        let is_html = el.ns == Namespace::Html;
+        let parent_rec = if p.flat { None } else { self.records.get(parent) };
+        let foster = before.filter(|_| !p.flat).and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
+        let is_table = !p.flat && is_html && el.name == "table";
         let parent_rec = parent_rec.unwrap_or(&self.empty);
         let cursor = foster.unwrap_or(&parent_rec.siblings);
-        self.candidates.clear();
-        let mut runs = 0;
+        let mut gather = Gather { first: &[], runs: 0, buf: &mut self.candidates };
         if may_start {
-            runs += p.start.candidates(&self.keys, |k| p.start_filter.may_contain(k), &mut self.candidates);
+            p.start.candidates(&self.keys, |k| p.start_filter.may_contain(k), |v| gather.add(v));
         }
         for set in [&parent_rec.desc, &parent_rec.child, &cursor.last_plus, &cursor.tilde].into_iter().flatten() {
-            runs += set.candidates(&self.keys, |_| true, &mut self.candidates);
+            set.candidates(&self.keys, |_| true, |v| gather.add(v));
         }
-        // One sorted run is already in order (inner rules before the rules
-        // that use them), without duplicates.
-        if runs > 1 {
-            self.candidates.sort_unstable();
-            self.candidates.dedup();
-        }
+        let candidates = gather.finish();
 
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -545,8 +548,7 @@ impl Matcher {
         let type_key = if p.needs_type_counts { key(KEY_TAG + 8 * el.ns as u64, el.name) } else { 0 };
         let type_index = if p.needs_type_counts { cursor.types.get(&type_key).copied().unwrap_or(0) + 1 } else { 0 };
         let of_before = &cursor.of_counts[..];
-        let parent_desc = parent_rec.desc.clone();
-        let cursor_snapshot = is_table.then(|| cursor.clone());
+        let parent_has_desc = parent_rec.desc.is_some();
         self.out_desc.clear();
         self.out_child.clear();
         self.out_plus.clear();
@@ -563,7 +565,7 @@ impl Matcher {
             of_before,
             stamp,
         };
-        for &s in &self.candidates {
+        for &s in candidates {
             let state = &p.states[s as usize];
             if !compound_matches(&state.compound, &ctx, &self.rule_marks, p) {
                 continue;
@@ -595,10 +597,10 @@ impl Matcher {
         // program is flat.
         if p.flat
             || p.sparse_records
-                && parent_desc.is_none()
+                && !parent_has_desc
                 && self.out_desc.is_empty()
                 && self.out_child.is_empty()
-                && cursor_snapshot.is_none()
+                && !is_table
                 && self.head != Some(el.id)
         {
             return;
@@ -606,6 +608,32 @@ impl Matcher {
 
         // Which `of S` lists the element matches (for its later siblings' counters).
         let of_hits: Vec<bool> = p.of_lists.iter().map(|l| inner_matches(l, &ctx, &self.rule_marks, p)).collect();
+        self.keep(el, parent, before, type_key, of_hits);
+    }
+
+    /// Keeps the record of an element just matched (never in a flat
+    /// program), from the states it left in `out_*`, and advances its
+    /// parent's sibling cursor (and the foster cursor of the table it is
+    /// inserted before). Apart from [`Matcher::open_general`] because most
+    /// elements need no record.
+    #[inline(never)]
+    fn keep(
+        &mut self,
+        el: &ElementInfo<'_>,
+        parent: NodeId,
+        before: Option<NodeId>,
+        type_key: u64,
+        of_hits: Vec<bool>,
+    ) {
+        let p = &*self.program;
+        let parent_rec = self.records.get(parent);
+        let parent_desc = parent_rec.and_then(|r| r.desc.clone());
+        // A table's cursor for the siblings foster-parented before it starts
+        // as its own sibling cursor, taken before it advances.
+        let cursor_snapshot = (el.ns == Namespace::Html && el.name == "table").then(|| {
+            let foster = before.and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
+            foster.unwrap_or(&parent_rec.unwrap_or(&self.empty).siblings).clone()
+        });
 
         // The element's own record.
         let kept_parent = self.records.get_mut(parent).map(|r| r.live_children += 1).map(|()| parent);
@@ -652,6 +680,59 @@ impl Matcher {
 impl Siblings {
     fn with_of(n: usize) -> Siblings {
         Siblings { of_counts: vec![0; n], ..Siblings::default() }
+    }
+}
+
+/// The states to test at an element, gathered run by run (each sorted):
+/// a single run, the common case, is used where it lies; with more they
+/// are copied, sorted and deduplicated.
+struct Gather<'a> {
+    first: &'a [u32],
+    runs: usize,
+    buf: &'a mut Vec<u32>,
+}
+
+impl<'a> Gather<'a> {
+    #[inline]
+    fn add(&mut self, run: &'a [u32]) {
+        if run.is_empty() {
+            return;
+        }
+        match self.runs {
+            0 => self.first = run,
+            1 => {
+                self.buf.clear();
+                self.buf.extend_from_slice(self.first);
+                self.buf.extend_from_slice(run);
+            }
+            _ => self.buf.extend_from_slice(run),
+        }
+        self.runs += 1;
+    }
+
+    /// The states in order (inner rules before the rules that use them),
+    /// each once.
+    #[inline]
+    fn finish(self) -> &'a [u32] {
+        if self.runs <= 1 {
+            return self.first;
+        }
+        self.buf.sort_unstable();
+        self.buf.dedup();
+        self.buf
+    }
+}
+
+/// Pushes the keys of an element's attributes in no namespace: each name,
+/// the id, the classes.
+fn attribute_keys(attrs: &[ShadowAttr], keys: &mut Vec<u64>) {
+    for a in attrs.iter().filter(|a| a.namespace == AttrNamespace::None) {
+        keys.push(key(KEY_ATTR, &a.name));
+        match a.name.as_str() {
+            "id" if !a.value.is_empty() => keys.push(key(KEY_ID, &a.value)),
+            "class" => keys.extend(a.value.split(is_ascii_ws).filter(|w| !w.is_empty()).map(|w| key(KEY_CLASS, w))),
+            _ => {}
+        }
     }
 }
 
