@@ -136,7 +136,8 @@ impl Namespaces {
 /// # Complexity
 /// Compiling is linear in the size of the selectors. Per element, the
 /// matcher tests only the states whose compound's key (id, else a class,
-/// else the tag name, else an attribute name) the element has, plus the
+/// else an attribute with its value, else the tag name, else an attribute
+/// name) the element has, plus the
 /// states without a key.
 #[derive(Debug)]
 pub struct Program {
@@ -150,6 +151,9 @@ pub struct Program {
     pub(crate) of_lists: Vec<InnerList>,
     pub(crate) public_len: usize,
     pub(crate) needs_attribute_keys: bool,
+    /// The `KEY_ATTR` keys of the attribute names that some state is keyed
+    /// by with a value (`[name=value]`): only their values are hashed.
+    pub(crate) value_key_names: KeyFilter,
     pub(crate) needs_type_counts: bool,
     /// `:first-child` or `:nth-child` somewhere: parents count their children.
     pub(crate) needs_child_counts: bool,
@@ -284,6 +288,20 @@ pub(crate) const KEY_TAG: u64 = 1;
 pub(crate) const KEY_ID: u64 = 2;
 pub(crate) const KEY_CLASS: u64 = 3;
 pub(crate) const KEY_ATTR: u64 = 4;
+/// An attribute name with a value: [`attribute_value_key`].
+pub(crate) const KEY_ATTR_VALUE: u64 = 5;
+
+/// The key of an attribute `name` whose value is `value`: FNV-1a as in
+/// [`key`], over the name, a byte 0xFF (never in UTF-8, so no two pairs
+/// share their bytes) and the value, both ASCII-lowercased.
+pub(crate) fn attribute_value_key(name: &str, value: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ KEY_ATTR_VALUE.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for b in name.bytes().chain([0xFF]).chain(value.bytes()) {
+        h ^= u64::from(b.to_ascii_lowercase());
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h | 1 << 63
+}
 
 /// FNV-1a over the ASCII-lowercased bytes, seeded by the key kind; never 0.
 pub(crate) fn key(kind: u64, s: &str) -> u64 {
@@ -485,6 +503,7 @@ impl Program {
                 of_lists: Vec::new(),
                 public_len: lists.len(),
                 needs_attribute_keys: false,
+                value_key_names: KeyFilter::default(),
                 needs_type_counts: false,
                 needs_child_counts: false,
                 flat: false,
@@ -509,6 +528,14 @@ impl Program {
             v
         };
         p.needs_attribute_keys = p.states.iter().any(|s| s.key_kind != 0 && s.key_kind != KEY_TAG);
+        let value_names: Vec<u64> = p
+            .states
+            .iter()
+            .filter(|s| s.key_kind == KEY_ATTR_VALUE)
+            .filter_map(|s| value_keyed(&s.compound))
+            .map(|(a, _)| key(KEY_ATTR, &a.lower))
+            .collect();
+        p.value_key_names = KeyFilter::new(value_names.iter().copied());
         p.sparse_records = !p.needs_child_counts
             && !p.needs_type_counts
             && p.of_lists.is_empty()
@@ -553,7 +580,11 @@ impl Program {
     }
 }
 
-/// The key of a compound: (hash, kind), (0, 0) when it has none.
+/// The key of a compound: (hash, kind), (0, 0) when it has none: its id,
+/// else a class, else an attribute with a value, else its tag name, else an
+/// attribute name. Every element that matches the compound has the key
+/// among its own (the matcher computes them the same way, ASCII-lowercased,
+/// so a key also stands for the case-insensitive comparisons).
 fn compound_key(c: &Compound) -> (u64, u64) {
     for t in &c.tests {
         if let Test::Id(v) = t {
@@ -565,6 +596,9 @@ fn compound_key(c: &Compound) -> (u64, u64) {
             return (key(KEY_CLASS, v), KEY_CLASS);
         }
     }
+    if let Some((a, value)) = value_keyed(c) {
+        return (attribute_value_key(&a.lower, value), KEY_ATTR_VALUE);
+    }
     if let Some((lower, _)) = &c.name {
         return (key(KEY_TAG, lower), KEY_TAG);
     }
@@ -574,6 +608,18 @@ fn compound_key(c: &Compound) -> (u64, u64) {
         }
     }
     (0, 0)
+}
+
+/// The first `[name=value]` test of a compound that its element must pass
+/// with an attribute in no namespace (not `[*|name=value]`), and the value.
+fn value_keyed(c: &Compound) -> Option<(&AttributeTest, &str)> {
+    c.tests.iter().find_map(|t| match t {
+        Test::Attribute(a) if !a.any_namespace => match &a.operation {
+            Some((AttributeOperator::Equals, v)) => Some((a, v.as_str())),
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 impl Compiler<'_> {

@@ -9,7 +9,8 @@
 //!    form that parses back to the same tree.
 //! 2. [`Program::new`] compiles selector lists (one [`RuleId`] each) into
 //!    states, left to right, indexed by each compound's key (id, else a
-//!    class, else the tag name, else an attribute name). A `Program` is
+//!    class, else an attribute with its value `[name=value]`, else the tag
+//!    name, else an attribute name). A `Program` is
 //!    immutable, `Send + Sync`, shared through an `Arc`.
 //! 3. A [`Matcher`] per document follows the events of the tree-builder
 //!    shadow (`htrewrite-shadow`): each element is matched when it is opened,
@@ -93,7 +94,7 @@
 //!   documents, 45 selectors with namespaces and `of S`), except the two
 //!   adoption-agency deviations above, which it counts
 //!   (`tests/reference.rs`).
-//! - **Per feature**: 104 named match cases from the Selectors spec's
+//! - **Per feature**: 107 named match cases from the Selectors spec's
 //!   examples, positive and negative, plus errors, round-trips (also 1,000
 //!   generated) and elements without a start tag (`tests/features.rs`); the
 //!   W3C css3-modsel cases of lol-html through a driver that applies its
@@ -109,8 +110,9 @@
 //!   state never exceeds the open elements.
 //! - **Linear time**: per element, only the states alive at its parent, its
 //!   ancestors' descendant states and the start states whose key (tag, id,
-//!   class, attribute name) it has are tested; element keys from attributes
-//!   are computed only when a rule is keyed by them. `adversarial::*` times
+//!   class, attribute name or name and value) it has are tested; element
+//!   keys from attributes are computed only when a rule is keyed by them
+//!   (values only of the attribute names some rule is keyed by). `adversarial::*` times
 //!   1e4 and 4e4 repetitions of unclosed `<p>`, deep `<div>` and `<span>`
 //!   nesting with descendant selectors, long `<li>` sibling runs with `~`,
 //!   `+` and `:nth-child`, formatting elements and nested tables

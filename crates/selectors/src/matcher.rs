@@ -13,7 +13,7 @@ use htrewrite_shadow::{AttrNamespace, Event, Namespace, NodeId, Position, Quirks
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
     AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, StateSet,
-    Test, key,
+    Test, attribute_value_key, key,
 };
 
 /// What the matcher needs to know about an element when it is opened: the
@@ -481,7 +481,7 @@ impl Matcher {
         let tag_key = key(KEY_TAG, el.name);
         self.keys.push(tag_key);
         if p.needs_attribute_keys {
-            attribute_keys(el.attrs, &mut self.keys);
+            attribute_keys(el.attrs, p, &mut self.keys);
         }
         let may_start = p.may_start(&self.keys);
 
@@ -724,10 +724,15 @@ impl<'a> Gather<'a> {
 }
 
 /// Pushes the keys of an element's attributes in no namespace: each name,
-/// the id, the classes.
-fn attribute_keys(attrs: &[ShadowAttr], keys: &mut Vec<u64>) {
+/// with its value when some state is keyed by a value of that name, the
+/// id, the classes.
+fn attribute_keys(attrs: &[ShadowAttr], p: &Program, keys: &mut Vec<u64>) {
     for a in attrs.iter().filter(|a| a.namespace == AttrNamespace::None) {
-        keys.push(key(KEY_ATTR, &a.name));
+        let name_key = key(KEY_ATTR, &a.name);
+        keys.push(name_key);
+        if p.value_key_names.may_contain(name_key) {
+            keys.push(attribute_value_key(&a.name, &a.value));
+        }
         match a.name.as_str() {
             "id" if !a.value.is_empty() => keys.push(key(KEY_ID, &a.value)),
             "class" => keys.extend(a.value.split(is_ascii_ws).filter(|w| !w.is_empty()).map(|w| key(KEY_CLASS, w))),

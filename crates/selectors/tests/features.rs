@@ -97,6 +97,28 @@ const MATCH: &[(&str, &str, &str, &[&str])] = &[
     ("attr_name_selector_case", "<p data-x=1>", "[DATA-X]", &["<p data-x=1>"]),
     ("attr_svg_adjusted_name", "<svg viewbox=\"0 0 1 1\"></svg>", "svg[viewBox]", &["<svg viewbox=\"0 0 1 1\">"]),
     ("attr_svg_name_case_sensitive", "<svg viewbox=\"0 0 1 1\"></svg>", "svg[viewbox]", &[]),
+    // Compounds keyed by an attribute value (`[name=value]`, more than eight
+    // of them so that the start states are looked up by key): the key is
+    // ASCII-lowercased, the comparison is not unless the rules say so.
+    (
+        "attr_value_keyed_case",
+        "<p data-x=3><p data-x=A><p DATA-X=b><p data-x=\"\">",
+        "[data-x='1'], [data-x='2'], [data-x='3'], [data-x='4'], [data-x='5'], [data-x='6'], [data-x='7'], \
+         [data-x=a], [DATA-X=b], [data-x='']",
+        &["<p data-x=3>", "<p DATA-X=b>", "<p data-x=\"\">"],
+    ),
+    (
+        "attr_value_keyed_flags",
+        "<p data-x=A><input type=TEXT><svg><a type=TEXT></a></svg>",
+        "[data-x=a i], [type=text], [k='1'], [k='2'], [k='3'], [k='4'], [k='5'], [k='6'], [k='7'], [k='8']",
+        &["<p data-x=A>", "<input type=TEXT>"],
+    ),
+    (
+        "attr_value_keyed_svg_name",
+        "<svg viewbox=\"0 0 1 1\"></svg>",
+        "svg[viewBox='0 0 1 1'], svg[viewbox='0 0 1 1'], [k='1'], [k='2'], [k='3'], [k='4'], [k='5'], [k='6'], [k='7']",
+        &["<svg viewbox=\"0 0 1 1\">"],
+    ),
     ("attr_duplicate_first_wins", "<p title=a title=b>", "[title=b]", &[]),
     ("attr_any_namespace", "<svg><a xlink:href=x></a></svg>", "a[*|href]", &["<a xlink:href=x>"]),
     ("attr_no_namespace", "<svg><a xlink:href=x></a></svg>", "a[href]", &[]),
