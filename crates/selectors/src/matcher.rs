@@ -494,17 +494,70 @@ impl Matcher {
         // `head` keep records, and foster parenting takes the general path.
         // A flat program (every selector one compound, no child counts)
         // keeps no records at all: the element alone decides.
-        if !may_start
-            && (p.flat
-                || p.sparse_records
-                    && before.is_none()
-                    && self.records.get(parent).is_none_or(|r| r.desc.is_none() && r.child.is_none())
-                    && !(is_html && el.name == "table")
-                    && self.head != Some(el.id))
-        {
-            return;
+        // The same holds of an element that start states may match: only
+        // they are tested ([`Matcher::open_alone`]).
+        let alone = p.flat
+            || p.sparse_records
+                && before.is_none()
+                && self.records.get(parent).is_none_or(|r| r.desc.is_none() && r.child.is_none())
+                && !(is_html && el.name == "table")
+                && self.head != Some(el.id);
+        match (alone, may_start) {
+            (true, false) => {}
+            (true, true) => self.open_alone(el, parent, tag_key),
+            (false, _) => self.open_general(el, parent, before, tag_key, may_start),
         }
-        self.open_general(el, parent, before, tag_key, may_start);
+    }
+
+    /// Matches an element whose only candidates are start states (see the
+    /// fast path in [`Matcher::open`]): [`Matcher::open_general`] without
+    /// the parent's and siblings' states and counters, which are empty or
+    /// never read there.
+    #[inline(never)]
+    fn open_alone(&mut self, el: &ElementInfo<'_>, parent: NodeId, tag_key: u64) {
+        let stamp = self.next_stamp();
+        let p = &*self.program;
+        let mut gather = Gather { first: &[], runs: 0, buf: &mut self.candidates };
+        p.start.candidates(&self.keys, |k| p.start_filter.may_contain(k), |v| gather.add(v));
+        let candidates = gather.finish();
+        let ctx = Ctx {
+            name: el.name,
+            name_key: tag_key,
+            ns: el.ns,
+            attrs: el.attrs,
+            quirks: *self.quirks.get_or_insert(true),
+            root: parent == NodeId::DOCUMENT,
+            // Never read: a program with sparse records has no child or
+            // type counts and no `of S`.
+            child_index: 0,
+            type_index: 0,
+            of_before: &[],
+            stamp,
+        };
+        self.out_desc.clear();
+        self.out_child.clear();
+        self.out_plus.clear();
+        self.out_tilde.clear();
+        let next = [&mut self.out_desc, &mut self.out_child, &mut self.out_plus, &mut self.out_tilde];
+        evaluate(p, candidates, &ctx, &mut self.rule_marks, &mut self.public_marks, &mut self.out, next);
+        // What the general path decides: a record only for an element that
+        // leaves states for its descendants or children (a sparse program
+        // has no sibling combinators).
+        if !p.flat && (!self.out_desc.is_empty() || !self.out_child.is_empty()) {
+            self.keep(el, parent, None, 0, Vec::new());
+        }
+    }
+
+    /// The stamp of the element about to be matched: rule marks equal to it
+    /// are this element's.
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.rule_marks.iter_mut().for_each(|m| *m = 0);
+            self.public_marks.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        self.stamp
     }
 
     /// Matches an element against the states its parent, ancestors and
@@ -520,6 +573,7 @@ impl Matcher {
         tag_key: u64,
         may_start: bool,
     ) {
+        let stamp = self.next_stamp();
         let p = &*self.program;
         let quirks = *self.quirks.get_or_insert(true);
         let is_html = el.ns == Namespace::Html;
@@ -536,14 +590,6 @@ impl Matcher {
             set.candidates(&self.keys, |_| true, |v| gather.add(v));
         }
         let candidates = gather.finish();
-
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.rule_marks.iter_mut().for_each(|m| *m = 0);
-            self.public_marks.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
         let child_index = cursor.children + 1;
         let type_key = if p.needs_type_counts { key(KEY_TAG + 8 * el.ns as u64, el.name) } else { 0 };
         let type_index = if p.needs_type_counts { cursor.types.get(&type_key).copied().unwrap_or(0) + 1 } else { 0 };
@@ -565,30 +611,8 @@ impl Matcher {
             of_before,
             stamp,
         };
-        for &s in candidates {
-            let state = &p.states[s as usize];
-            if !compound_matches(&state.compound, &ctx, &self.rule_marks, p) {
-                continue;
-            }
-            match state.next {
-                None => {
-                    self.rule_marks[state.rule as usize] = stamp;
-                    if let Some(id) = p.rules[state.rule as usize].public
-                        && self.public_marks[id.0 as usize] != stamp
-                    {
-                        self.public_marks[id.0 as usize] = stamp;
-                        self.out.push(id);
-                    }
-                }
-                Some(Combinator::Descendant) => self.out_desc.push(s + 1),
-                Some(Combinator::Child) => self.out_child.push(s + 1),
-                Some(Combinator::NextSibling) => self.out_plus.push(s + 1),
-                Some(Combinator::SubsequentSibling) => self.out_tilde.push(s + 1),
-            }
-        }
-        // `out` is in `RuleId` order: the candidates are in state order,
-        // states are numbered rule by rule, and public rules in the order of
-        // their lists (inner rules, numbered in between, are not reported).
+        let next = [&mut self.out_desc, &mut self.out_child, &mut self.out_plus, &mut self.out_tilde];
+        evaluate(p, candidates, &ctx, &mut self.rule_marks, &mut self.public_marks, &mut self.out, next);
 
         // An element that leaves no state for its descendants or children,
         // where parents keep no sibling cursor, needs no record: its
@@ -680,6 +704,47 @@ impl Matcher {
 impl Siblings {
     fn with_of(n: usize) -> Siblings {
         Siblings { of_counts: vec![0; n], ..Siblings::default() }
+    }
+}
+
+/// Tests the candidate states at the element of `ctx`: pushes the public
+/// rules it completes to `out`, and the states it leaves alive to `next`
+/// (for its descendants, children, next sibling, later siblings).
+///
+/// `out` is in `RuleId` order: the candidates are in state order, states
+/// are numbered rule by rule, and public rules in the order of their lists
+/// (inner rules, numbered in between, are not reported).
+#[inline(always)]
+fn evaluate(
+    p: &Program,
+    candidates: &[u32],
+    ctx: &Ctx<'_>,
+    rule_marks: &mut [u32],
+    public_marks: &mut [u32],
+    out: &mut Vec<RuleId>,
+    next: [&mut Vec<u32>; 4],
+) {
+    let [desc, child, plus, tilde] = next;
+    for &s in candidates {
+        let state = &p.states[s as usize];
+        if !compound_matches(&state.compound, ctx, rule_marks, p) {
+            continue;
+        }
+        match state.next {
+            None => {
+                rule_marks[state.rule as usize] = ctx.stamp;
+                if let Some(id) = p.rules[state.rule as usize].public
+                    && public_marks[id.0 as usize] != ctx.stamp
+                {
+                    public_marks[id.0 as usize] = ctx.stamp;
+                    out.push(id);
+                }
+            }
+            Some(Combinator::Descendant) => desc.push(s + 1),
+            Some(Combinator::Child) => child.push(s + 1),
+            Some(Combinator::NextSibling) => plus.push(s + 1),
+            Some(Combinator::SubsequentSibling) => tilde.push(s + 1),
+        }
     }
 }
 
