@@ -12,8 +12,8 @@ use htrewrite_shadow::{AttrNamespace, Event, Namespace, NodeId, Position, Quirks
 
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
-    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, StateSet,
-    Test, attribute_value_key, key,
+    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, State,
+    StateSet, Test, attribute_value_key, key,
 };
 
 /// What the matcher needs to know about an element when it is opened: the
@@ -654,10 +654,14 @@ impl Matcher {
         let parent_desc = parent_rec.and_then(|r| r.desc.clone());
         // A table's cursor for the siblings foster-parented before it starts
         // as its own sibling cursor, taken before it advances.
-        let cursor_snapshot = (el.ns == Namespace::Html && el.name == "table").then(|| {
-            let foster = before.and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
-            foster.unwrap_or(&parent_rec.unwrap_or(&self.empty).siblings).clone()
-        });
+        let foster = before.and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
+        let cursor = foster.unwrap_or(&parent_rec.unwrap_or(&self.empty).siblings);
+        let cursor_snapshot = (el.ns == Namespace::Html && el.name == "table").then(|| cursor.clone());
+        // Nested elements of one kind (`span > span` in `<span><span>…`) and
+        // runs of siblings (`li + li`) mostly leave the very states their
+        // parent or previous sibling left: share that set.
+        let child = same_or_new(parent_rec.and_then(|r| r.child.as_ref()), &self.out_child, &p.states);
+        let plus = same_or_new(cursor.last_plus.as_ref(), &self.out_plus, &p.states);
 
         // The element's own record.
         let kept_parent = self.records.get_mut(parent).map(|r| r.live_children += 1).map(|()| parent);
@@ -666,14 +670,13 @@ impl Matcher {
             open: true,
             live_children: 0,
             desc: StateSet::union(&parent_desc, &self.out_desc, &p.states),
-            child: (!self.out_child.is_empty()).then(|| Arc::new(StateSet::new(self.out_child.clone(), &p.states))),
+            child,
             siblings: Siblings::with_of(p.of_lists.len()),
             foster: cursor_snapshot.map(Box::new),
         };
         self.records.insert(el.id, record);
 
         // The parent's sibling cursor(s).
-        let plus = (!self.out_plus.is_empty()).then(|| Arc::new(StateSet::new(self.out_plus.clone(), &p.states)));
         let needs_types = p.needs_type_counts;
         let advance = |c: &mut Siblings, last: bool, tilde: &[u32]| {
             c.children += 1;
@@ -704,6 +707,16 @@ impl Matcher {
 impl Siblings {
     fn with_of(n: usize) -> Siblings {
         Siblings { of_counts: vec![0; n], ..Siblings::default() }
+    }
+}
+
+/// The set of `states` (sorted, each once, as the evaluation pushes them):
+/// none when empty, `prev` when it holds just these, else a new set.
+fn same_or_new(prev: Option<&Arc<StateSet>>, states: &[u32], all: &[State]) -> Option<Arc<StateSet>> {
+    match prev {
+        _ if states.is_empty() => None,
+        Some(set) if set.all == states => Some(Arc::clone(set)),
+        _ => Some(Arc::new(StateSet::new(states.to_vec(), all))),
     }
 }
 
