@@ -154,6 +154,10 @@ pub struct Program {
     /// The `KEY_ATTR` keys of the attribute names that some state is keyed
     /// by with a value (`[name=value]`): only their values are hashed.
     pub(crate) value_key_names: KeyFilter,
+    /// The start states by tag key, when an element's only key is its tag
+    /// and every start state has a key (no attribute keys, no unkeyed
+    /// start state) in a program with sparse records; else empty.
+    pub(crate) by_tag: Option<IdMap<TagStart>>,
     pub(crate) needs_type_counts: bool,
     /// `:first-child` or `:nth-child` somewhere: parents count their children.
     pub(crate) needs_child_counts: bool,
@@ -333,6 +337,59 @@ impl Hasher for IdHasher {
 
 pub(crate) type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
 
+/// The start states of one tag key (see [`Program::by_tag`]).
+#[derive(Debug)]
+pub(crate) struct TagStart {
+    /// In state order.
+    pub(crate) states: Vec<u32>,
+    /// What an element passing them gets, when they are all one type
+    /// selector alone.
+    pub(crate) pure: Option<PureStart>,
+}
+
+/// Start states that are all the same type selector and nothing else, in
+/// any namespace (`div`, or `ul` of `ul > li`): an element with that name
+/// passes all of them, any other none. What passing gives, computed once
+/// as the matcher's evaluation would.
+#[derive(Debug)]
+pub(crate) struct PureStart {
+    /// The name: (ASCII-lowercase, as written).
+    pub(crate) name: (String, String),
+    /// The public rules completed, in order, each once.
+    pub(crate) rules: Vec<RuleId>,
+    /// The next states for the descendants and the children (a program with
+    /// sparse records has no sibling combinators).
+    pub(crate) desc: Vec<u32>,
+    pub(crate) child: Vec<u32>,
+}
+
+impl PureStart {
+    fn new(states: &[u32], p: &Program) -> Option<PureStart> {
+        let first = p.states[states[0] as usize].compound.name.clone()?;
+        let mut pure = PureStart { name: first, rules: Vec::new(), desc: Vec::new(), child: Vec::new() };
+        for &s in states {
+            let state = &p.states[s as usize];
+            let c = &state.compound;
+            if c.ns != NsTest::Any || !c.tests.is_empty() || c.name.as_ref() != Some(&pure.name) {
+                return None;
+            }
+            match state.next {
+                None => {
+                    if let Some(id) = p.rules[state.rule as usize].public
+                        && pure.rules.last() != Some(&id)
+                    {
+                        pure.rules.push(id);
+                    }
+                }
+                Some(Combinator::Descendant) => pure.desc.push(s + 1),
+                Some(Combinator::Child) => pure.child.push(s + 1),
+                Some(Combinator::NextSibling | Combinator::SubsequentSibling) => return None,
+            }
+        }
+        Some(pure)
+    }
+}
+
 /// A Bloom filter with one bit per key: a key whose bit is clear is not in
 /// the set it was built from. About one bit in eight is set, so most keys
 /// absent from the set are told apart without a hash-table lookup.
@@ -504,6 +561,7 @@ impl Program {
                 public_len: lists.len(),
                 needs_attribute_keys: false,
                 value_key_names: KeyFilter::default(),
+                by_tag: None,
                 needs_type_counts: false,
                 needs_child_counts: false,
                 flat: false,
@@ -545,6 +603,19 @@ impl Program {
                 .any(|s| matches!(s.next, Some(Combinator::NextSibling | Combinator::SubsequentSibling)));
         p.flat = p.sparse_records && p.states.iter().all(|s| s.next.is_none());
         p.start_unkeyed = firsts.iter().any(|&s| p.states[s as usize].key == 0);
+        if p.sparse_records && !p.needs_attribute_keys && !p.start_unkeyed {
+            let mut by_tag: IdMap<TagStart> = IdMap::default();
+            for &s in &firsts {
+                let entry = by_tag
+                    .entry(p.states[s as usize].key)
+                    .or_insert_with(|| TagStart { states: Vec::new(), pure: None });
+                entry.states.push(s);
+            }
+            for t in by_tag.values_mut() {
+                t.pure = PureStart::new(&t.states, &p);
+            }
+            p.by_tag = Some(by_tag);
+        }
         p.start_filter = KeyFilter::new(firsts.iter().map(|&s| p.states[s as usize].key).filter(|&k| k != 0));
         p.start = Arc::new(StateSet::new(firsts, &p.states));
         Ok(p)

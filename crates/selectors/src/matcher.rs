@@ -517,9 +517,37 @@ impl Matcher {
     fn open_alone(&mut self, el: &ElementInfo<'_>, parent: NodeId, tag_key: u64) {
         let stamp = self.next_stamp();
         let p = &*self.program;
-        let mut gather = Gather { first: &[], runs: 0, buf: &mut self.candidates };
-        p.start.candidates(&self.keys, |k| p.start_filter.may_contain(k), |v| gather.add(v));
-        let candidates = gather.finish();
+        let candidates = match &p.by_tag {
+            // The element's only key is its tag, and every start state has
+            // a key: only those keyed by its tag may pass.
+            Some(by_tag) => match by_tag.get(&tag_key) {
+                None => return,
+                Some(t) => match &t.pure {
+                    Some(pure) => {
+                        // What `evaluate` computes for these states: all pass
+                        // or none (the same name, in any namespace, no test).
+                        let (lower, exact) = &pure.name;
+                        if same_name(el.name, if el.ns == Namespace::Html { lower } else { exact }) {
+                            self.out.extend_from_slice(&pure.rules);
+                            if !pure.desc.is_empty() || !pure.child.is_empty() {
+                                self.out_desc.clone_from(&pure.desc);
+                                self.out_child.clone_from(&pure.child);
+                                self.out_plus.clear();
+                                self.out_tilde.clear();
+                                self.keep(el, parent, None, 0, Vec::new());
+                            }
+                        }
+                        return;
+                    }
+                    None => &t.states[..],
+                },
+            },
+            None => {
+                let mut gather = Gather { first: &[], runs: 0, buf: &mut self.candidates };
+                p.start.candidates(&self.keys, |k| p.start_filter.may_contain(k), |v| gather.add(v));
+                gather.finish()
+            }
+        };
         let ctx = Ctx {
             name: el.name,
             name_key: tag_key,
