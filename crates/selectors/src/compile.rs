@@ -436,6 +436,7 @@ const INDEX_THRESHOLD: usize = 8;
 
 impl StateSet {
     pub(crate) fn new(mut all: Vec<u32>, states: &[State]) -> StateSet {
+        crate::work::tick(all.len());
         all.sort_unstable();
         all.dedup();
         let index = (all.len() > INDEX_THRESHOLD).then(|| {
@@ -461,6 +462,7 @@ impl StateSet {
             None => run(&self.all),
             Some((keyed, unkeyed)) => {
                 run(unkeyed);
+                crate::work::tick(keys.len());
                 for &k in keys {
                     if wanted(k)
                         && let Some(v) = keyed.get(&k)
@@ -478,6 +480,7 @@ impl StateSet {
             None if more.is_empty() => None,
             None => Some(Arc::new(StateSet::new(more.to_vec(), states))),
             Some(set) => {
+                crate::work::tick(more.len());
                 if more.iter().all(|s| set.all.binary_search(s).is_ok()) {
                     return Some(Arc::clone(set));
                 }

@@ -15,6 +15,7 @@ use crate::compile::{
     AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, State,
     StateSet, Test, attribute_value_key, key,
 };
+use crate::work::tick;
 
 /// What the matcher needs to know about an element when it is opened: the
 /// fields of the shadow's [`Event::ElementOpened`].
@@ -345,6 +346,7 @@ impl Matcher {
         if let Some(before) = p.deferred_in.take()
             && let Some(q) = self.pending.get_mut(&before.0)
         {
+            tick(q.deferred.len());
             q.deferred.retain(|&c| c != id);
         }
         if let Some(parent) = to.parent()
@@ -359,6 +361,7 @@ impl Matcher {
         // Placed in the document: match it, then what was placed in it, in tree order.
         let mut stack = vec![(id, to)];
         while let Some((id, at)) = stack.pop() {
+            tick(1);
             let Some(p) = self.pending.remove(&id.0) else { continue };
             self.open(&ElementInfo { id, name: &p.name, ns: p.ns, attrs: &p.attrs, position: at });
             self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
@@ -436,6 +439,7 @@ impl Matcher {
     /// of its closed ancestors left without any.
     fn release(&mut self, mut id: NodeId) {
         while id != NodeId::DOCUMENT && Some(id) != self.head {
+            tick(1);
             let Some(r) = self.records.remove(id) else { return };
             let Some(parent) = r.parent else { return };
             let Some(p) = self.records.get_mut(parent) else { return };
@@ -741,6 +745,7 @@ impl Siblings {
 /// The set of `states` (sorted, each once, as the evaluation pushes them):
 /// none when empty, `prev` when it holds just these, else a new set.
 fn same_or_new(prev: Option<&Arc<StateSet>>, states: &[u32], all: &[State]) -> Option<Arc<StateSet>> {
+    tick(states.len());
     match prev {
         _ if states.is_empty() => None,
         Some(set) if set.all == states => Some(Arc::clone(set)),
@@ -766,6 +771,7 @@ fn evaluate(
     next: [&mut Vec<u32>; 4],
 ) {
     let [desc, child, plus, tilde] = next;
+    tick(candidates.len());
     for &s in candidates {
         let state = &p.states[s as usize];
         if !compound_matches(&state.compound, ctx, rule_marks, p) {
@@ -804,6 +810,7 @@ impl<'a> Gather<'a> {
         if run.is_empty() {
             return;
         }
+        tick(run.len());
         match self.runs {
             0 => self.first = run,
             1 => {
@@ -833,6 +840,7 @@ impl<'a> Gather<'a> {
 /// with its value when some state is keyed by a value of that name, the
 /// id, the classes.
 fn attribute_keys(attrs: &[ShadowAttr], p: &Program, keys: &mut Vec<u64>) {
+    tick(attrs.len());
     for a in attrs.iter().filter(|a| a.namespace == AttrNamespace::None) {
         let name_key = key(KEY_ATTR, &a.name);
         keys.push(name_key);

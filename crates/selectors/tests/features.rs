@@ -8,10 +8,12 @@
 //! - `unsourced::*`: matched elements without a start tag.
 //! - `error::*`: refused selectors and their messages.
 //! - `roundtrip::*`: parse → display → parse is stable.
-//! - `adversarial::*`: linear time and bounded state on hostile shapes.
+//!
+//! Linear time and bounded state on hostile shapes are unit tests
+//! (`src/tests.rs`, `tests::adversarial_*`): they count the matcher's work
+//! instead of timing it.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use htrewrite_selectors::{Matcher, Namespaces, Program, SelectorList, select, select_with};
 use htrewrite_shadow::{Event, Origin, Shadow, ShadowOptions, ShadowSink};
@@ -360,9 +362,6 @@ fn main() {
     }));
     trials.push(Trial::test("roundtrip::proptest", roundtrip_proptest));
     trials.push(Trial::test("robust::any_selector_text", any_selector_text));
-    for (name, shape) in ADVERSARIAL {
-        trials.push(Trial::test(format!("adversarial::{name}"), move || adversarial(shape)));
-    }
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -438,106 +437,6 @@ fn check_match(doc: &str, sel: &str, want: &[&str]) -> Result<(), Failed> {
         if got != whole {
             return Err(format!("random split (seed {seed}, round {round}): {got:?} != {whole:?}").into());
         }
-    }
-    Ok(())
-}
-
-/// (name, (prefix, unit repeated n times, suffix), selectors).
-type Shape = (&'static str, &'static str, &'static str, &'static [&'static str]);
-
-const ADVERSARIAL: &[(&str, Shape)] = &[
-    (
-        "unclosed_p",
-        ("", "<p>", "", &["p p", "p + p", "p ~ p", "p:nth-child(2n)", "div p", ":not(div) > p", "p:nth-of-type(3)"]),
-    ),
-    (
-        "deep_nesting_descendant",
-        (
-            "",
-            "<div>",
-            "<span>",
-            &[
-                "div div span",
-                "div > div > div",
-                ":is(div, p) span",
-                "body div div:first-child",
-                "div:not(p div) > div",
-            ],
-        ),
-    ),
-    ("deep_inline_nesting", ("", "<span>", "", &["span span", "span > span", "body > span ~ span"])),
-    (
-        "long_sibling_run",
-        (
-            "<ul>",
-            "<li>",
-            "</ul>",
-            &[
-                "li ~ li",
-                "li + li ~ li",
-                "li:nth-child(3n+1)",
-                "li:nth-of-type(2)",
-                "ul > li:nth-child(2 of li)",
-                "li:first-child ~ li",
-            ],
-        ),
-    ),
-    (
-        "long_sibling_run_closed",
-        ("<div>", "<b></b><i></i>", "</div>", &["b ~ i", "i + b", "b ~ b ~ b", ":is(b, i):nth-child(odd)"]),
-    ),
-    ("formatting_elements", ("", "<b>", "<p>x", &["b b", "b > b + b", "p > b"])),
-    ("nested_tables", ("", "<table><tr><td>", "", &["td td", "table > tbody > tr > td", "td > table"])),
-];
-
-fn time_shape(shape: &Shape, n: usize, program: &Arc<Program>) -> (Duration, usize) {
-    let (prefix, unit, suffix, _) = *shape;
-    let doc = format!("{prefix}{}{suffix}", unit.repeat(n));
-    let mut matcher = Matcher::new(Arc::clone(program));
-    let mut max_records = 0;
-    let mut matches = 0usize;
-    let start = Instant::now();
-    let events = |e: Event<'_>| {
-        matches += matcher.event(&e).len();
-        max_records = max_records.max(matcher.live_records());
-    };
-    let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), events);
-    let mut tokenizer = Tokenizer::new();
-    tokenizer.feed(doc.as_bytes(), &mut sink);
-    tokenizer.finish(&mut sink);
-    sink.finish();
-    drop(sink);
-    std::hint::black_box(matches);
-    (start.elapsed(), max_records)
-}
-
-/// Timed trials run one at a time (the other trials are short).
-static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn adversarial(shape: &Shape) -> Result<(), Failed> {
-    let _one_at_a_time = TIMING.lock().unwrap_or_else(|e| e.into_inner());
-    let program = Arc::new(Program::new(shape.3)?);
-    let n = 10_000;
-    // Best of 3 to damp noise on shared machines.
-    let best = |n| (0..3).map(|_| time_shape(shape, n, &program)).min_by_key(|r| r.0).unwrap();
-    let (t1, r1) = best(n);
-    let (t4, r4) = best(4 * n);
-    let ratio = t4.as_secs_f64() / t1.as_secs_f64().max(1e-6);
-    // The same documents through tokenizer and shadow with a selector that
-    // never matches: the floor's own growth, which the matcher must not worsen.
-    let floor = Arc::new(Program::new(["never-an-element"])?);
-    let best_floor = |n| (0..3).map(|_| time_shape(shape, n, &floor).0).min().unwrap();
-    let floor_ratio = best_floor(4 * n).as_secs_f64() / best_floor(n).as_secs_f64().max(1e-6);
-    if ratio > 8.0_f64.max(1.5 * floor_ratio) {
-        return Err(format!(
-            "not linear: n={n} {t1:?}, 4n {t4:?} (ratio {ratio:.1}; floor without matches {floor_ratio:.1})"
-        )
-        .into());
-    }
-    // State: at most the open elements (implied ones too: `tbody` per `<tr>`),
-    // the Document and head.
-    if r4 > 2 * 4 * n * shape.1.matches('<').count() + 8 {
-        return Err(format!("state grew past the open elements: {r1} then {r4}").into());
     }
     Ok(())
 }
