@@ -158,6 +158,10 @@ fn first_non_ws_char(raw: &[u8], start: u64, refs: bool) -> Span {
 /// U+FFFD), or what there is of a sequence cut by the end of `bytes`.
 /// 0 for no bytes.
 fn first_char_len(bytes: &[u8]) -> usize {
+    // An ASCII character (the common case) is one byte.
+    if bytes.first().is_some_and(u8::is_ascii) {
+        return 1;
+    }
     // At most 4 bytes: one character, without validating the whole text.
     match bytes[..bytes.len().min(4)].utf8_chunks().next() {
         None => 0,
