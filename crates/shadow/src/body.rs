@@ -443,6 +443,14 @@ impl Builder {
     }
 
     fn any_other_end_tag_named(&mut self, name: &str, cause: CloseCause, s: &mut dyn EventSink) {
+        // The common case: the current node is the HTML element `name`. The
+        // spec's loop stops at it at once (step 2.1): generating implied end
+        // tags except for `name` pops nothing (the current node is `name`),
+        // and popping up to and including it pops just it.
+        if self.current_is(name) {
+            self.pop(s, cause);
+            return;
+        }
         let found = self.stack.topmost(Namespace::Html, name);
         let special = self.stack.topmost_cat(cat::SPECIAL);
         match found {

@@ -497,7 +497,10 @@ impl Builder {
 
     /// Pushes the current node (just inserted for `tag`) onto the list of active formatting elements.
     pub(crate) fn push_formatting(&mut self, tag: &TagToken, id: NodeId) {
-        self.fmt.push(FormattingElement::new(id, &tag.name, tag.attrs.clone(), tag.span));
+        // The element is the current node: its name is interned already.
+        let name = self.stack.current().expect("just inserted").name.clone();
+        debug_assert_eq!(self.stack.current().map(|e| e.id), Some(id));
+        self.fmt.push(FormattingElement::new(id, name, tag.attrs.clone(), tag.span));
     }
 
     /// The [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)
@@ -505,14 +508,25 @@ impl Builder {
     /// in the 'any other end tag' entry".
     pub(crate) fn adoption_agency(&mut self, s: &mut dyn EventSink, subject: &str, end_tag: bool) -> bool {
         let by = self.span;
-        // spec step 2.
         if let Some(cur) = self.stack.current()
             && cur.is_html(subject)
-            && self.fmt.position(cur.id).is_none()
         {
             let cause = if end_tag { CloseCause::EndTag { span: by } } else { CloseCause::AdoptionAgency { by } };
-            self.pop(s, cause);
-            return true;
+            // The common case, `<b>x</b>`: the current node is the last entry of
+            // the list. Then it is the formatting element of step 4.3 (no marker
+            // or namesake follows it), open and in scope (steps 4.4, 4.5: nothing
+            // is above it), with no furthest block above it: step 4.8 pops it and
+            // removes it from the list, and the algorithm returns.
+            if self.fmt.last_element_id() == Some(cur.id) {
+                self.pop(s, cause);
+                self.fmt.kill(self.fmt.len() - 1);
+                return true;
+            }
+            // spec step 2.
+            if self.fmt.position(cur.id).is_none() {
+                self.pop(s, cause);
+                return true;
+            }
         }
         // spec step 4: the outer loop, at most 8 times.
         for _ in 0..8 {
@@ -640,7 +654,7 @@ impl Builder {
                     // when the formatting element follows the bookmark.
                     self.fmt.kill(fe_pos);
                     let at = self.fmt.position(b).expect("bookmark in list") + 1;
-                    let new = FormattingElement::new(id, &fe.name, fe.attrs.clone(), fe.span);
+                    let new = FormattingElement::new(id, fe.name.clone(), fe.attrs.clone(), fe.span);
                     self.fmt.insert_at(at, Entry::Element(new));
                 }
             }

@@ -104,8 +104,9 @@ fn same_attrs(a: &[ShadowAttr], b: &[ShadowAttr]) -> bool {
 }
 
 impl FormattingElement {
-    pub(crate) fn new(id: NodeId, name: &str, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
-        FormattingElement { id, name: Name::html(name), attrs, span, sig: None }
+    /// An entry (`name` as interned by the stack: known names come from the table).
+    pub(crate) fn new(id: NodeId, name: Name, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
+        FormattingElement { id, name, attrs, span, sig: None }
     }
 }
 
@@ -374,6 +375,14 @@ impl FormattingList {
         let floor = self.after_last_marker();
         let i = *self.by_name.get(name)?.positions.last()? as usize;
         (i >= floor).then_some(i)
+    }
+
+    /// The id of the last entry if it is an element (the last entry is never a tombstone).
+    pub(crate) fn last_element_id(&self) -> Option<NodeId> {
+        match self.entries.last() {
+            Some(Entry::Element(f)) => Some(f.id),
+            _ => None,
+        }
     }
 
     /// Position of the element `id` in the list.

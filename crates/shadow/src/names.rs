@@ -409,14 +409,6 @@ pub(crate) enum Name {
 }
 
 impl Name {
-    /// The name of an HTML element: the table's when known.
-    pub(crate) fn html(name: &str) -> Name {
-        match known(Namespace::Html, name) {
-            Some(k) => Name::Known(self::name(k)),
-            None => Name::Other(name.into()),
-        }
-    }
-
     pub(crate) fn as_str(&self) -> &str {
         match self {
             Name::Known(s) => s,
