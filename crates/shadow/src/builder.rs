@@ -500,7 +500,8 @@ impl Builder {
         // The element is the current node: its name is interned already.
         let name = self.stack.current().expect("just inserted").name.clone();
         debug_assert_eq!(self.stack.current().map(|e| e.id), Some(id));
-        self.fmt.push(FormattingElement::new(id, name, tag.attrs.clone(), tag.span));
+        let attrs = self.fmt.copy_attrs(&tag.attrs);
+        self.fmt.push(FormattingElement::new(id, name, attrs, tag.span));
     }
 
     /// The [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)

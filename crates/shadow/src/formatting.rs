@@ -55,7 +55,17 @@ pub(crate) struct FormattingList {
     by_sig: IdMap<u64, Vec<u32>>,
     pos_of: IdMap<NodeId, u32>,
     dead: usize,
+    /// Attribute lists of elements gone from the list, kept (at most
+    /// [`SPARE_LISTS`]) so that copying a new element's attributes reuses
+    /// their buffers instead of allocating.
+    spare: Vec<Vec<ShadowAttr>>,
 }
+
+/// How many attribute lists [`FormattingList`] keeps for reuse, and how
+/// many attributes and bytes a string of one may have to be kept.
+const SPARE_LISTS: usize = 16;
+const SPARE_ATTRS: usize = 8;
+const SPARE_CAPACITY: usize = 256;
 
 /// Hash of the name and the attributes as a set (order does not matter).
 fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
@@ -212,7 +222,9 @@ impl FormattingList {
         };
         if i + 1 == self.entries.len() {
             // The last entry (the common case): just pop it.
-            self.pop_entry();
+            if let Some(e) = self.pop_entry() {
+                self.recycle(e);
+            }
             while matches!(self.entries.last(), Some(Entry::Dead(..))) {
                 self.pop_entry();
             }
@@ -223,6 +235,7 @@ impl FormattingList {
         self.dead += 1;
         self.pos_of.remove(&f.id);
         self.unindex(&f.name, f.sig, i as u32);
+        self.recycle(Entry::Element(f));
         // Keep the invariant: the last entry is never a tombstone.
         while matches!(self.entries.last(), Some(Entry::Dead(..))) {
             self.pop_entry();
@@ -331,6 +344,35 @@ impl FormattingList {
         true
     }
 
+    /// A copy of `attrs` for a new entry, in a kept list's buffers when there is one.
+    pub(crate) fn copy_attrs(&mut self, attrs: &[ShadowAttr]) -> Vec<ShadowAttr> {
+        if attrs.is_empty() {
+            return Vec::new();
+        }
+        let Some(mut copy) = self.spare.pop() else { return attrs.to_vec() };
+        copy.truncate(attrs.len());
+        for (to, from) in copy.iter_mut().zip(attrs) {
+            to.name.clone_from(&from.name);
+            to.namespace = from.namespace;
+            to.value.clone_from(&from.value);
+        }
+        let kept = copy.len();
+        copy.extend_from_slice(&attrs[kept..]);
+        copy
+    }
+
+    /// Keeps the attribute list of an entry that leaves the list, if there is room for it.
+    fn recycle(&mut self, e: Entry) {
+        if let Entry::Element(f) = e
+            && f.attrs.capacity() > 0
+            && f.attrs.len() <= SPARE_ATTRS
+            && self.spare.len() < SPARE_LISTS
+            && f.attrs.iter().all(|a| a.name.capacity() <= SPARE_CAPACITY && a.value.capacity() <= SPARE_CAPACITY)
+        {
+            self.spare.push(f.attrs);
+        }
+    }
+
     pub(crate) fn push(&mut self, mut f: FormattingElement) {
         let floor = self.after_last_marker();
         let mut same = Vec::new();
@@ -367,6 +409,7 @@ impl FormattingList {
             if e == Entry::Marker {
                 break;
             }
+            self.recycle(e);
         }
     }
 

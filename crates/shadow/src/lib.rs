@@ -58,7 +58,8 @@
 //!   (for text, its first non-whitespace character).
 //! - **Bounded memory**: O(depth of the stack of open elements + length of the
 //!   list of active formatting elements), plus the whitespace pending in
-//!   "in table text" and the reused buffers of the largest tag processed;
+//!   "in table text" and the reused buffers of the largest tag processed (and
+//!   of up to 16 formatting elements' attribute lists);
 //!   no DOM is kept. Known element names come from a fixed table; other
 //!   names are interned only while an element with them is open (a few
 //!   hundred are kept for reuse).
