@@ -117,9 +117,19 @@ fn key(ns: Namespace, name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The index lists an element with category bits `cats` is in, besides its name list.
-fn cat_lists(cats: u16) -> impl Iterator<Item = usize> {
-    (0..cat::INDEXED).filter(move |&c| cats & (1 << c) != 0)
+/// The index lists an element with category bits `cats` is in: 0 (its name
+/// list), then `1 + c` for each indexed category bit `c`, visiting only the set
+/// bits (most elements are in few categories).
+fn lists(cats: u16) -> impl Iterator<Item = usize> {
+    let indexed = u32::from(cats) & ((1 << cat::INDEXED) - 1);
+    let mut bits = (indexed << 1) | 1;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let list = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            list
+        })
+    })
 }
 
 impl OpenElement {
@@ -312,7 +322,7 @@ impl Stack {
         let key = self.intern(&e);
         self.key_refs[key as usize] += 1;
         let mut slot = Slot { key, links: [UNLINKED; LISTS], run: NONE };
-        for list in std::iter::once(0).chain(cat_lists(e.cats).map(|c| c + 1)) {
+        for list in lists(e.cats) {
             let head = self.head(list, key);
             let prev = std::mem::replace(head, p);
             slot.links[list].prev = prev;
@@ -329,7 +339,7 @@ impl Stack {
     /// Takes position `p` out of every list it is in.
     fn unlink(&mut self, p: usize) {
         let key = self.slots[p].key;
-        for list in std::iter::once(0).chain(cat_lists(self.items[p].cats).map(|c| c + 1)) {
+        for list in lists(self.items[p].cats) {
             tick(1);
             let Link { prev, next } = self.slots[p].links[list];
             if next == NONE {
@@ -417,7 +427,7 @@ impl Stack {
         let mut highs: Vec<((usize, u32), u32)> = Vec::new();
         for &p in &old {
             let key = self.slots[p].key;
-            for list in std::iter::once(0).chain(cat_lists(self.items[p].cats).map(|c| c + 1)) {
+            for list in lists(self.items[p].cats) {
                 tick(1);
                 let id = (list, if list == 0 { key } else { 0 });
                 let Link { prev, next } = self.slots[p].links[list];
@@ -453,7 +463,7 @@ impl Stack {
             let key = self.intern(&e);
             self.key_refs[key as usize] += 1;
             self.slots[p as usize] = Slot { key, links: [UNLINKED; LISTS], run: NONE };
-            for list in std::iter::once(0).chain(cat_lists(e.cats).map(|c| c + 1)) {
+            for list in lists(e.cats) {
                 let id = (list, if list == 0 { key } else { 0 });
                 let k = lows.binary_search_by_key(&id, |&(id, _)| id).expect("a segment rewrite adds no index list");
                 let prev = std::mem::replace(&mut tails[k], p);
