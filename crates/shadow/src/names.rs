@@ -12,7 +12,6 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::Namespace;
-use crate::idhash::IdMap;
 use crate::tags::cats;
 
 /// HTML element names: those the tree construction rules name, and the common others.
@@ -307,10 +306,10 @@ type NameMap = HashMap<&'static str, u32, BuildHasherDefault<NameHasher>>;
 struct Table {
     /// Per namespace: the stored name → id (names of up to 8 bytes packed in a `u64`).
     exact: [NameMap; 3],
-    exact_short: [IdMap<u64, u32>; 3],
+    exact_short: [ShortMap; 3],
     /// Per namespace: the ASCII-lowercased name → id.
     lower: [NameMap; 3],
-    lower_short: [IdMap<u64, u32>; 3],
+    lower_short: [ShortMap; 3],
     names: Vec<&'static str>,
     cats: Vec<u16>,
 }
@@ -320,6 +319,56 @@ fn ns_index(ns: Namespace) -> usize {
         Namespace::Html => 0,
         Namespace::Svg => 1,
         Namespace::MathMl => 2,
+    }
+}
+
+/// Packed short names ([`pack`]) → id: open addressing with linear probing
+/// in a power-of-two table kept at most a quarter full. The keys are fixed
+/// (the table's names), so the longest probe run is fixed too, whatever the
+/// name looked up; a look-up is a multiplication and, nearly always, one or
+/// two comparisons.
+#[derive(Default)]
+struct ShortMap {
+    /// `(packed name, id)`; a key of 0 marks a free slot (no packed name is 0).
+    slots: Vec<(u64, u32)>,
+    /// 64 minus the log2 of the number of slots.
+    shift: u32,
+}
+
+impl ShortMap {
+    fn new(pairs: &[(u64, u32)]) -> ShortMap {
+        let len = (pairs.len() * 4).next_power_of_two().max(16);
+        let mut map = ShortMap { slots: vec![(0, 0); len], shift: 64 - len.trailing_zeros() };
+        for &(k, id) in pairs {
+            let mut i = map.home(k);
+            // A key given twice keeps its last id, as a map insertion would.
+            while map.slots[i].0 != 0 && map.slots[i].0 != k {
+                i = (i + 1) & (len - 1);
+            }
+            map.slots[i] = (k, id);
+        }
+        map
+    }
+
+    #[inline]
+    fn home(&self, k: u64) -> usize {
+        (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, k: u64) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(k);
+        loop {
+            let (key, id) = self.slots[i];
+            if key == k {
+                return Some(id);
+            }
+            if key == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
     }
 }
 
@@ -334,12 +383,14 @@ fn table() -> &'static Table {
             names: Vec::new(),
             cats: Vec::new(),
         };
+        let mut exact_short: [Vec<(u64, u32)>; 3] = Default::default();
+        let mut lower_short: [Vec<(u64, u32)>; 3] = Default::default();
         for (ns, list) in [(Namespace::Html, HTML), (Namespace::Svg, SVG), (Namespace::MathMl, MATHML)] {
             for &name in list {
                 let id = t.names.len() as u32;
                 t.exact[ns_index(ns)].insert(name, id);
                 if let Some(k) = pack(name) {
-                    t.exact_short[ns_index(ns)].insert(k, id);
+                    exact_short[ns_index(ns)].push((k, id));
                 }
                 let lower: &'static str = if name.bytes().any(|b| b.is_ascii_uppercase()) {
                     Box::leak(name.to_ascii_lowercase().into_boxed_str())
@@ -348,29 +399,33 @@ fn table() -> &'static Table {
                 };
                 t.lower[ns_index(ns)].insert(lower, id);
                 if let Some(k) = pack(lower) {
-                    t.lower_short[ns_index(ns)].insert(k, id);
+                    lower_short[ns_index(ns)].push((k, id));
                 }
                 t.names.push(name);
                 t.cats.push(cats(ns, name, false));
             }
         }
+        t.exact_short = exact_short.map(|pairs| ShortMap::new(&pairs));
+        t.lower_short = lower_short.map(|pairs| ShortMap::new(&pairs));
         t
     })
 }
 
 /// The id of the element `name` (as stored: SVG names case-adjusted) of namespace `ns`, if known.
+#[inline]
 pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
     match pack(name) {
-        Some(k) => table().exact_short[ns_index(ns)].get(&k).copied(),
+        Some(k) => table().exact_short[ns_index(ns)].get(k),
         None if name.len() <= 8 => None,
         None => table().exact[ns_index(ns)].get(name).copied(),
     }
 }
 
 /// The id of the element whose ASCII-lowercased name is `lowercase`, if known.
+#[inline]
 pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
     match pack(lowercase) {
-        Some(k) => table().lower_short[ns_index(ns)].get(&k).copied(),
+        Some(k) => table().lower_short[ns_index(ns)].get(k),
         None if lowercase.len() <= 8 => None,
         None => table().lower[ns_index(ns)].get(lowercase).copied(),
     }
@@ -382,12 +437,18 @@ pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
 #[inline]
 fn pack(name: &str) -> Option<u64> {
     let b = name.as_bytes();
-    if b.is_empty() || b.len() > 8 || !b.iter().all(|&c| c != 0) {
+    if b.is_empty() || b.len() > 8 {
         return None;
     }
-    let mut word = [0u8; 8];
-    word[..b.len()].copy_from_slice(b);
-    Some(u64::from_le_bytes(word))
+    // Byte by byte (no call to memcpy for a few bytes), NUL checked on the way.
+    let mut word = 0u64;
+    for (i, &c) in b.iter().enumerate() {
+        if c == 0 {
+            return None;
+        }
+        word |= u64::from(c) << (8 * i);
+    }
+    Some(word)
 }
 
 /// The stored name of a known id.
