@@ -15,18 +15,25 @@ impl Builder {
     /// Characters in body: U+0000 ignored, the rest inserted after
     /// reconstructing the active formatting elements.
     pub(crate) fn body_text(&mut self, s: &mut dyn EventSink, text: &str) {
-        for (k, seg) in text.split('\0').enumerate() {
-            if k > 0 {
-                // (no Ignored event for characters: text events have no spans)
-            }
-            if seg.is_empty() {
-                continue;
-            }
-            self.reconstruct_active_formatting_elements(s);
-            self.insert_text(s, seg);
-            if tags::ws_prefix_len(seg) < seg.len() {
-                self.frameset_ok = false;
-            }
+        // Text without U+0000 (nearly all): one segment, without splitting.
+        if !text.as_bytes().contains(&0) {
+            return self.body_text_segment(s, text);
+        }
+        // (no Ignored event for the U+0000 characters: text events have no spans)
+        for seg in text.split('\0') {
+            self.body_text_segment(s, seg);
+        }
+    }
+
+    /// Characters in body without U+0000.
+    fn body_text_segment(&mut self, s: &mut dyn EventSink, seg: &str) {
+        if seg.is_empty() {
+            return;
+        }
+        self.reconstruct_active_formatting_elements(s);
+        self.insert_text(s, seg);
+        if tags::ws_prefix_len(seg) < seg.len() {
+            self.frameset_ok = false;
         }
     }
 
