@@ -16,7 +16,7 @@ impl Builder {
     /// reconstructing the active formatting elements.
     pub(crate) fn body_text(&mut self, s: &mut dyn EventSink, text: &str) {
         // Text without U+0000 (nearly all): one segment, without splitting.
-        if !text.as_bytes().contains(&0) {
+        if self.text_without_nul || !text.as_bytes().contains(&0) {
             return self.body_text_segment(s, text);
         }
         // (no Ignored event for the U+0000 characters: text events have no spans)

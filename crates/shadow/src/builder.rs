@@ -53,6 +53,9 @@ pub(crate) struct Builder {
     pub next_id: u64,
     /// The span of the token being processed.
     pub span: Span,
+    /// The text token being processed is known to have no U+0000 (its raw
+    /// bytes were checked when it was decoded).
+    pub text_without_nul: bool,
     /// Drop a leading LF of the next token (`<pre>`, `<listing>`, `<textarea>`).
     pub skip_newline: bool,
     /// Set when a start tag switched the tokenizer's state.
@@ -98,6 +101,7 @@ impl Builder {
             foster_parenting: false,
             next_id: 1,
             span: Span::default(),
+            text_without_nul: false,
             skip_newline: false,
             text_mode: None,
             table_ws: String::new(),

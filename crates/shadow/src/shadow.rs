@@ -202,16 +202,21 @@ fn whitespace_reference_len(s: &[u8]) -> Option<usize> {
 /// decodes to itself (in every text mode and in attribute values), so
 /// `decode` runs only when one of them is there or the bytes are not UTF-8.
 fn decoded<'a>(raw: &'a [u8], decode: impl FnOnce(&'a [u8]) -> Cow<'a, str>) -> Cow<'a, str> {
+    match plain(raw) {
+        Some(s) => Cow::Borrowed(s),
+        None => decode(raw),
+    }
+}
+
+/// `raw` as it decodes when that is itself: valid UTF-8 without `&`, CR or NUL.
+fn plain(raw: &[u8]) -> Option<&str> {
     // Short runs (most attribute values, much text) in one loop; long ones with memchr.
     let plain = if raw.len() < 64 {
         !raw.iter().any(|&b| matches!(b, b'&' | b'\r' | 0))
     } else {
         !(raw.contains(&b'&') || raw.contains(&b'\r') || raw.contains(&0))
     };
-    if plain && let Ok(s) = std::str::from_utf8(raw) {
-        return Cow::Borrowed(s);
-    }
-    decode(raw)
+    if plain { std::str::from_utf8(raw).ok() } else { None }
 }
 
 /// Appends a tag or attribute name as the tokenizer decodes it
@@ -331,9 +336,14 @@ impl Shadow {
         let s = &mut Dyn(sink);
         match token.kind() {
             TokenKind::Text(mode) => {
-                let text = decoded(token.raw(), |_| token.text().unwrap_or_default());
+                let plain = plain(token.raw());
+                let text = plain.map_or_else(|| token.text().unwrap_or_default(), Cow::Borrowed);
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
-                self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s)
+                // Plain text has no NUL: characters in body need not look for U+0000.
+                self.b.text_without_nul = plain.is_some();
+                let f = self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s);
+                self.b.text_without_nul = false;
+                f
             }
             TokenKind::StartTag => {
                 let mut tag = std::mem::take(&mut self.tag);
