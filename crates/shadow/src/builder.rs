@@ -502,10 +502,11 @@ impl Builder {
     /// Pushes the current node (just inserted for `tag`) onto the list of active formatting elements.
     pub(crate) fn push_formatting(&mut self, tag: &TagToken, id: NodeId) {
         // The element is the current node: its name is interned already.
-        let name = self.stack.current().expect("just inserted").name.clone();
-        debug_assert_eq!(self.stack.current().map(|e| e.id), Some(id));
+        let current = self.stack.current().expect("just inserted");
+        debug_assert_eq!(current.id, id);
+        let (name, key) = (current.name.clone(), current.known);
         let attrs = self.fmt.copy_attrs(&tag.attrs);
-        self.fmt.push(FormattingElement::new(id, name, attrs, tag.span));
+        self.fmt.push(FormattingElement::new(id, name, key, attrs, tag.span));
     }
 
     /// The [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)
@@ -659,7 +660,7 @@ impl Builder {
                     // when the formatting element follows the bookmark.
                     self.fmt.kill(fe_pos);
                     let at = self.fmt.position(b).expect("bookmark in list") + 1;
-                    let new = FormattingElement::new(id, fe.name.clone(), fe.attrs.clone(), fe.span);
+                    let new = FormattingElement::new(id, fe.name.clone(), fe.key, fe.attrs.clone(), fe.span);
                     self.fmt.insert_at(at, Entry::Element(new));
                 }
             }

@@ -16,6 +16,8 @@ use crate::{NodeId, ShadowAttr};
 pub(crate) struct FormattingElement {
     pub id: NodeId,
     pub name: Name,
+    /// The name's known id (`crate::names`): formatting elements have known names.
+    pub key: u32,
     pub attrs: Vec<ShadowAttr>,
     pub span: Span,
     /// The signature, once the element has a namesake in the list (`None`
@@ -30,9 +32,9 @@ pub(crate) struct FormattingElement {
 pub(crate) enum Entry {
     Marker,
     Element(FormattingElement),
-    /// A removed element's name and signature: its index entries may stay
+    /// A removed element's name key and signature: its index entries may stay
     /// behind (stale) below the top of their lists until its position is popped.
-    Dead(Name, Option<u64>),
+    Dead(u32, Option<u64>),
 }
 
 /// The positions of the elements with one name, and whether they all have
@@ -50,7 +52,8 @@ struct NameList {
 pub(crate) struct FormattingList {
     entries: Vec<Entry>,
     markers: Vec<u32>,
-    by_name: IdMap<Name, NameList>,
+    /// By name key (a known id, so at most `names::COUNT` lists, kept once made).
+    by_name: Vec<NameList>,
     /// Signatures are SipHash values already: a cheap hash of them is enough.
     by_sig: IdMap<u64, Vec<u32>>,
     pos_of: IdMap<NodeId, u32>,
@@ -114,9 +117,10 @@ fn same_attrs(a: &[ShadowAttr], b: &[ShadowAttr]) -> bool {
 }
 
 impl FormattingElement {
-    /// An entry (`name` as interned by the stack: known names come from the table).
-    pub(crate) fn new(id: NodeId, name: Name, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
-        FormattingElement { id, name, attrs, span, sig: None }
+    /// An entry (`name` and its known id `key` as the stack's element has them).
+    pub(crate) fn new(id: NodeId, name: Name, key: u32, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
+        debug_assert_eq!(crate::names::known(crate::Namespace::Html, &name), Some(key));
+        FormattingElement { id, name, key, attrs, span, sig: None }
     }
 }
 
@@ -145,6 +149,15 @@ impl FormattingList {
         self.entries.push(Entry::Marker);
     }
 
+    /// The index list of name key `key`, made if new.
+    fn name_list(&mut self, key: u32) -> &mut NameList {
+        let k = key as usize;
+        if k >= self.by_name.len() {
+            self.by_name.resize_with(k + 1, NameList::default);
+        }
+        &mut self.by_name[k]
+    }
+
     fn push_entry(&mut self, e: Entry) {
         tick(1);
         let i = self.entries.len() as u32;
@@ -152,7 +165,7 @@ impl FormattingList {
             Entry::Dead(..) => self.dead += 1,
             Entry::Marker => self.markers.push(i),
             Entry::Element(f) => {
-                let list = self.by_name.entry(f.name.clone()).or_default();
+                let list = self.name_list(f.key);
                 list.all_signed = f.sig.is_some() && (list.positions.is_empty() || list.all_signed);
                 list.positions.push(i);
                 if let Some(sig) = f.sig {
@@ -173,20 +186,20 @@ impl FormattingList {
                 self.markers.pop();
             }
             Entry::Element(f) => {
-                self.unindex(&f.name, f.sig, top);
+                self.unindex(f.key, f.sig, top);
                 self.pos_of.remove(&f.id);
             }
-            Entry::Dead(name, sig) => {
+            Entry::Dead(key, sig) => {
                 self.dead -= 1;
-                self.unindex(name, *sig, top);
+                self.unindex(*key, *sig, top);
             }
         }
         Some(e)
     }
 
-    /// Drops position `i` from the ends of the index lists of `name` and
-    /// `sig` if it is there, and the stale entries that then end them.
-    fn unindex(&mut self, name: &str, sig: Option<u64>, i: u32) {
+    /// Drops position `i` from the ends of the index lists of name key `key`
+    /// and of `sig` if it is there, and the stale entries that then end them.
+    fn unindex(&mut self, key: u32, sig: Option<u64>, i: u32) {
         let entries = &self.entries;
         let trim = |v: &mut Vec<u32>| {
             if v.last() == Some(&i) {
@@ -200,11 +213,11 @@ impl FormattingList {
             }
             v.is_empty()
         };
-        // Empty lists are kept (no allocation when the name comes again) while
-        // there are few; beyond that they are dropped so memory stays O(list).
-        if self.by_name.get_mut(name).is_some_and(|l| trim(&mut l.positions)) && self.by_name.len() > 64 {
-            self.by_name.remove(name);
+        if let Some(l) = self.by_name.get_mut(key as usize) {
+            trim(&mut l.positions);
         }
+        // Empty signature lists are kept (no allocation when the signature comes
+        // again) while there are few; beyond that they are dropped so memory stays O(list).
         if let Some(sig) = sig
             && self.by_sig.get_mut(&sig).is_some_and(trim)
             && self.by_sig.len() > 64
@@ -230,11 +243,11 @@ impl FormattingList {
             }
             return;
         }
-        let dead = Entry::Dead(f.name.clone(), f.sig);
+        let dead = Entry::Dead(f.key, f.sig);
         let Entry::Element(f) = std::mem::replace(&mut self.entries[i], dead) else { unreachable!() };
         self.dead += 1;
         self.pos_of.remove(&f.id);
-        self.unindex(&f.name, f.sig, i as u32);
+        self.unindex(f.key, f.sig, i as u32);
         self.recycle(Entry::Element(f));
         // Keep the invariant: the last entry is never a tombstone.
         while matches!(self.entries.last(), Some(Entry::Dead(..))) {
@@ -261,20 +274,20 @@ impl FormattingList {
     /// Inserts at `i`: in O(1) over a tombstone at `i`, else by moving the entries from `i` up.
     pub(crate) fn insert_at(&mut self, i: usize, mut e: Entry) {
         if let Entry::Element(f) = &mut e
-            && self.prepare_signing(&f.name)
+            && self.prepare_signing(f.key)
         {
             f.sig = Some(signature(&f.name, &f.attrs));
         }
         if let Some(Entry::Dead(..)) = self.entries.get(i) {
             // A tombstone between the neighbours: take its place.
-            let Entry::Dead(name, sig) = std::mem::replace(&mut self.entries[i], Entry::Marker) else { unreachable!() };
+            let Entry::Dead(key, sig) = std::mem::replace(&mut self.entries[i], Entry::Marker) else { unreachable!() };
             self.dead -= 1;
-            self.drop_stale(&name, sig, i as u32);
+            self.drop_stale(key, sig, i as u32);
             let Entry::Element(f) = &e else { unreachable!("only elements are inserted") };
-            let (name, sig, id) = (f.name.clone(), f.sig, f.id);
+            let (key, sig, id) = (f.key, f.sig, f.id);
             self.entries[i] = e;
             self.pos_of.insert(id, i as u32);
-            let list = self.by_name.entry(name).or_default();
+            let list = self.name_list(key);
             list.all_signed = sig.is_some() && (list.positions.is_empty() || list.all_signed);
             Self::insert_sorted(&mut list.positions, i as u32);
             if let Some(sig) = sig {
@@ -292,8 +305,8 @@ impl FormattingList {
         }
     }
 
-    /// Removes a stale entry for position `i` from the index lists of `name` and `sig`.
-    fn drop_stale(&mut self, name: &str, sig: Option<u64>, i: u32) {
+    /// Removes a stale entry for position `i` from the index lists of name key `key` and `sig`.
+    fn drop_stale(&mut self, key: u32, sig: Option<u64>, i: u32) {
         let remove = |v: &mut Vec<u32>| {
             if let Ok(k) = v.binary_search(&i) {
                 tick(v.len() - k);
@@ -301,8 +314,8 @@ impl FormattingList {
             }
             v.is_empty()
         };
-        if self.by_name.get_mut(name).is_some_and(|l| remove(&mut l.positions)) {
-            self.by_name.remove(name);
+        if let Some(l) = self.by_name.get_mut(key as usize) {
+            remove(&mut l.positions);
         }
         if let Some(sig) = sig
             && self.by_sig.get_mut(&sig).is_some_and(remove)
@@ -319,11 +332,11 @@ impl FormattingList {
 
     /// [Push onto the list of active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#push-onto-the-list-of-active-formatting-elements),
     /// with the Noah's Ark clause: at most three equal elements after the last marker.
-    /// Before an element named `name` joins the list: whether it has
+    /// Before an element with name key `key` joins the list: whether it has
     /// namesakes, in which case they all get their signatures (each element
     /// is signed once, so this is amortized O(1)) and so must it.
-    fn prepare_signing(&mut self, name: &str) -> bool {
-        let Some(list) = self.by_name.get_mut(name) else { return false };
+    fn prepare_signing(&mut self, key: u32) -> bool {
+        let Some(list) = self.by_name.get_mut(key as usize) else { return false };
         if list.positions.is_empty() {
             return false;
         }
@@ -376,7 +389,7 @@ impl FormattingList {
     pub(crate) fn push(&mut self, mut f: FormattingElement) {
         let floor = self.after_last_marker();
         let mut same = Vec::new();
-        if self.prepare_signing(&f.name) {
+        if self.prepare_signing(f.key) {
             f.sig = Some(signature(&f.name, &f.attrs));
         }
         if let Some(v) = f.sig.and_then(|sig| self.by_sig.get(&sig)) {
@@ -388,7 +401,7 @@ impl FormattingList {
                     break;
                 }
                 if let Entry::Element(g) = &self.entries[i]
-                    && g.name == f.name
+                    && g.key == f.key
                     && same_attrs(&g.attrs, &f.attrs)
                 {
                     same.push(i);
@@ -416,7 +429,8 @@ impl FormattingList {
     /// Position of the last element named `name` after the last marker.
     pub(crate) fn last_named_after_marker(&self, name: &str) -> Option<usize> {
         let floor = self.after_last_marker();
-        let i = *self.by_name.get(name)?.positions.last()? as usize;
+        let key = crate::names::known(crate::Namespace::Html, name)?;
+        let i = *self.by_name.get(key as usize)?.positions.last()? as usize;
         (i >= floor).then_some(i)
     }
 
@@ -467,15 +481,22 @@ impl FormattingList {
             }
             Ok(v.iter().copied().filter(|&j| matches!(self.entries[j as usize], Entry::Element(_))).collect())
         };
-        let by_name: IdMap<Name, Vec<u32>> = self
+        let by_name: IdMap<u32, Vec<u32>> = self
             .by_name
             .iter()
+            .enumerate()
             .filter(|(_, l)| !l.positions.is_empty())
-            .map(|(k, l)| Ok((k.clone(), valid(&l.positions)?)))
+            .map(|(k, l)| Ok((k as u32, valid(&l.positions)?)))
             .collect::<Result<_, String>>()?;
-        let fresh_by_name: IdMap<Name, Vec<u32>> =
-            fresh.by_name.iter().map(|(k, l)| (k.clone(), l.positions.clone())).collect();
-        for (name, positions) in &by_name {
+        let fresh_by_name: IdMap<u32, Vec<u32>> = fresh
+            .by_name
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.positions.is_empty())
+            .map(|(k, l)| (k as u32, l.positions.clone()))
+            .collect();
+        for (key, positions) in &by_name {
+            let name = crate::names::name(*key);
             let signed = |&j: &u32| matches!(&self.entries[j as usize], Entry::Element(f) if f.sig.is_some());
             if positions.len() >= 2 && !positions.iter().all(signed) {
                 return Err(format!("{name:?}: namesakes without signatures"));
