@@ -341,40 +341,35 @@ impl Shadow {
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
                 // Plain text has no NUL: characters in body need not look for U+0000.
                 self.b.text_without_nul = plain.is_some();
-                let f = self.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s);
+                let f = self.b.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s);
                 self.b.text_without_nul = false;
                 f
             }
             TokenKind::StartTag => {
-                let mut tag = std::mem::take(&mut self.tag);
-                fill_start_tag(&mut tag, token, &mut self.spare);
-                let f = self.run(TreeToken::StartTag(&tag), span, s);
-                self.tag = tag;
-                f
+                fill_start_tag(&mut self.tag, token, &mut self.spare);
+                self.b.run(TreeToken::StartTag(&self.tag), span, s)
             }
             TokenKind::EndTag => {
-                let mut tag = std::mem::take(&mut self.end_tag);
+                let tag = &mut self.end_tag;
                 tag.name.clear();
                 push_name(&mut tag.name, token.raw_tag_name());
                 tag.self_closing = false;
                 tag.span = span;
-                let f = self.run(TreeToken::EndTag(&tag), span, s);
-                self.end_tag = tag;
-                f
+                self.b.run(TreeToken::EndTag(&self.end_tag), span, s)
             }
             TokenKind::Comment(_) => {
                 let data = token.comment_data().unwrap_or_default();
-                self.run(TreeToken::Comment(&data), span, s)
+                self.b.run(TreeToken::Comment(&data), span, s)
             }
             TokenKind::Doctype => {
                 let d = token.doctype().unwrap_or_default();
-                self.run(TreeToken::Doctype(&d), span, s)
+                self.b.run(TreeToken::Doctype(&d), span, s)
             }
             TokenKind::ProcessingInstruction => {
                 let (target, data) = token.processing_instruction().unwrap_or_default();
-                self.run(TreeToken::ProcessingInstruction { target: &target, data: &data }, span, s)
+                self.b.run(TreeToken::ProcessingInstruction { target: &target, data: &data }, span, s)
             }
-            TokenKind::CdataStart | TokenKind::CdataEnd | TokenKind::Dropped(_) => self.feedback(false),
+            TokenKind::CdataStart | TokenKind::CdataEnd | TokenKind::Dropped(_) => self.b.feedback(false),
         }
     }
 
@@ -396,33 +391,7 @@ impl Shadow {
         span: Span,
         sink: &mut E,
     ) -> Feedback {
-        self.run(token, span, &mut Dyn(sink))
-    }
-
-    fn run(&mut self, token: TreeToken<'_>, span: Span, s: &mut dyn EventSink) -> Feedback {
-        // Between tokens no position is held anywhere: the stack may drop its holes.
-        self.b.stack.maybe_compact();
-        self.b.span = span;
-        self.b.text_mode = None;
-        let start = matches!(token, TreeToken::StartTag(_));
-        match token {
-            TreeToken::Text(t) => self.b.dispatch_text(t, s),
-            TreeToken::StartTag(t) => self.b.dispatch(Tok::Start(t), s),
-            TreeToken::EndTag(t) => self.b.dispatch(Tok::End(t), s),
-            TreeToken::Comment(d) => self.b.dispatch(Tok::Comment(CommentLike::Comment(d)), s),
-            TreeToken::ProcessingInstruction { target, data } => {
-                self.b.dispatch(Tok::Comment(CommentLike::Pi(target, data)), s)
-            }
-            TreeToken::Doctype(d) => self.b.dispatch(Tok::Doctype(d), s),
-            TreeToken::Eof => self.finish_dyn(s),
-        }
-        self.feedback(start)
-    }
-
-    fn feedback(&mut self, start: bool) -> Feedback {
-        let text_mode = self.b.text_mode.take().filter(|_| start).unwrap_or(TextMode::Data);
-        let cdata_allowed = self.b.adjusted_current_node().is_some_and(|(ns, _, _)| ns != Namespace::Html);
-        Feedback { text_mode, cdata_allowed }
+        self.b.run(token, span, &mut Dyn(sink))
     }
 
     /// Processes the end of the input: the EOF token, then "stop parsing"
@@ -437,18 +406,7 @@ impl Shadow {
     /// assert!(shadow.open_elements().is_empty());
     /// ```
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
-        self.finish_dyn(&mut Dyn(sink));
-    }
-
-    fn finish_dyn(&mut self, s: &mut dyn EventSink) {
-        self.b.at_eof = true;
-        if !self.b.stopped {
-            self.b.dispatch(Tok::Eof, s);
-        }
-        if !self.b.stack.is_empty() {
-            self.b.stop_parsing(s);
-        }
-        self.b.stopped = true;
+        self.b.finish(&mut Dyn(sink));
     }
 
     /// The stack of open elements, bottom (`html`) first.
@@ -660,6 +618,47 @@ impl Shadow {
             },
             _ => TextMode::Data,
         }
+    }
+}
+
+/// Running tokens on the builder (a part of [`Shadow`] apart from its token
+/// buffers, so that a token filled into them can be run without moving them).
+impl Builder {
+    fn run(&mut self, token: TreeToken<'_>, span: Span, s: &mut dyn EventSink) -> Feedback {
+        // Between tokens no position is held anywhere: the stack may drop its holes.
+        self.stack.maybe_compact();
+        self.span = span;
+        self.text_mode = None;
+        let start = matches!(token, TreeToken::StartTag(_));
+        match token {
+            TreeToken::Text(t) => self.dispatch_text(t, s),
+            TreeToken::StartTag(t) => self.dispatch(Tok::Start(t), s),
+            TreeToken::EndTag(t) => self.dispatch(Tok::End(t), s),
+            TreeToken::Comment(d) => self.dispatch(Tok::Comment(CommentLike::Comment(d)), s),
+            TreeToken::ProcessingInstruction { target, data } => {
+                self.dispatch(Tok::Comment(CommentLike::Pi(target, data)), s)
+            }
+            TreeToken::Doctype(d) => self.dispatch(Tok::Doctype(d), s),
+            TreeToken::Eof => self.finish(s),
+        }
+        self.feedback(start)
+    }
+
+    fn feedback(&mut self, start: bool) -> Feedback {
+        let text_mode = self.text_mode.take().filter(|_| start).unwrap_or(TextMode::Data);
+        let cdata_allowed = self.adjusted_current_node().is_some_and(|(ns, _, _)| ns != Namespace::Html);
+        Feedback { text_mode, cdata_allowed }
+    }
+
+    fn finish(&mut self, s: &mut dyn EventSink) {
+        self.at_eof = true;
+        if !self.stopped {
+            self.dispatch(Tok::Eof, s);
+        }
+        if !self.stack.is_empty() {
+            self.stop_parsing(s);
+        }
+        self.stopped = true;
     }
 }
 
