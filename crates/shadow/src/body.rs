@@ -362,6 +362,9 @@ impl Builder {
             "address" | "article" | "aside" | "blockquote" | "button" | "center" | "details" | "dialog" | "dir"
             | "div" | "dl" | "fieldset" | "figcaption" | "figure" | "footer" | "header" | "hgroup" | "listing"
             | "main" | "menu" | "nav" | "ol" | "pre" | "search" | "section" | "select" | "summary" | "ul" => {
+                if self.close_current_named(name, end, s) {
+                    return;
+                }
                 if !self.has_element_in_scope(name) {
                     return self.ignore(s, "end tag not in scope");
                 }
@@ -389,6 +392,9 @@ impl Builder {
                 }
             }
             "p" => {
+                if self.close_current_named(name, end, s) {
+                    return;
+                }
                 if !self.has_element_in_button_scope("p") {
                     let p = TagToken { name: "p".into(), attrs: Vec::new(), self_closing: false, span: t.span };
                     self.insert_html_element_with(s, &p, Origin::Implied, false);
@@ -398,6 +404,9 @@ impl Builder {
                 self.close_p_element(s, end);
             }
             "li" => {
+                if self.close_current_named(name, end, s) {
+                    return;
+                }
                 if !self.has_element_in_list_item_scope("li") {
                     return self.ignore(s, "no li in scope");
                 }
@@ -405,6 +414,9 @@ impl Builder {
                 self.pop_until_html(s, "li", end);
             }
             "dd" | "dt" => {
+                if self.close_current_named(name, end, s) {
+                    return;
+                }
                 if !self.has_element_in_scope(name) {
                     return self.ignore(s, "end tag not in scope");
                 }
@@ -441,6 +453,20 @@ impl Builder {
             }
             _ => self.any_other_end_tag(t, s),
         }
+    }
+
+    /// The common case of the end tags that close an element in scope (`</div>`,
+    /// `</p>`, `</li>`, `</dd>`, …): the current node is the HTML element
+    /// `name`. It is in every scope (the walk down the stack starts at it);
+    /// generating implied end tags (except for `name`) pops nothing, since it
+    /// is `name` or, for the block elements, not an element with an implied
+    /// end tag; and popping until `name` pops just it. Returns whether it did.
+    fn close_current_named(&mut self, name: &str, cause: CloseCause, s: &mut dyn EventSink) -> bool {
+        if !self.current_is(name) {
+            return false;
+        }
+        self.pop(s, cause);
+        true
     }
 
     /// "Any other end tag" in body: close the topmost element of that name
