@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 
 use htrewrite_tokenizer::Span;
 
-use crate::idhash::IdMap;
+use crate::idhash::{IdMap, PosMap};
 use crate::names::Name;
 use crate::work::tick;
 use crate::{NodeId, ShadowAttr};
@@ -56,7 +56,7 @@ pub(crate) struct FormattingList {
     by_name: Vec<NameList>,
     /// Signatures are SipHash values already: a cheap hash of them is enough.
     by_sig: IdMap<u64, Vec<u32>>,
-    pos_of: IdMap<NodeId, u32>,
+    pos_of: PosMap,
     dead: usize,
     /// Attribute lists of elements gone from the list, kept (at most
     /// [`SPARE_LISTS`]) so that copying a new element's attributes reuses

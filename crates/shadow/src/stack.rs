@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::idhash::IdMap;
+use crate::idhash::PosMap;
 use crate::names::{self, Name};
 use crate::tags::{cat, cats};
 use crate::work::tick;
@@ -77,7 +77,7 @@ pub(crate) struct Stack {
     free_keys: Vec<u32>,
     /// Per indexed category: the topmost position of an element in it.
     cat_heads: [u32; cat::INDEXED],
-    pos_of: IdMap<NodeId, u32>,
+    pos_of: PosMap,
     /// The entries without holes, made on demand while there are holes.
     view: OnceLock<Vec<OpenElement>>,
 }
@@ -93,7 +93,7 @@ impl Default for Stack {
             key_refs: vec![0; names::COUNT],
             free_keys: Vec::new(),
             cat_heads: [NONE; cat::INDEXED],
-            pos_of: IdMap::default(),
+            pos_of: PosMap::default(),
             view: OnceLock::new(),
         }
     }
