@@ -52,6 +52,7 @@ impl PosMap {
     }
 
     /// Records `id` at `position` (replacing its old position, if any).
+    #[inline]
     pub(crate) fn insert(&mut self, id: crate::NodeId, position: u32) {
         debug_assert_ne!(position, FREE);
         if self.slots.is_empty() {
@@ -70,6 +71,7 @@ impl PosMap {
         }
     }
 
+    #[inline]
     pub(crate) fn get(&self, id: &crate::NodeId) -> Option<&u32> {
         match self.slots.get(Self::slot(*id)) {
             Some((k, p)) if *p != FREE && k == id => Some(p),
@@ -78,6 +80,7 @@ impl PosMap {
         }
     }
 
+    #[inline]
     pub(crate) fn remove(&mut self, id: &crate::NodeId) -> Option<u32> {
         if let Some(slot) = self.slots.get_mut(Self::slot(*id))
             && slot.1 != FREE

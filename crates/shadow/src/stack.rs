@@ -280,10 +280,14 @@ impl Stack {
     }
 
     /// The name key of `e`, made if new: its known id, else a key past `names::COUNT`.
+    #[inline]
     fn intern(&mut self, e: &OpenElement) -> u32 {
-        if e.known != NONE {
-            return e.known;
-        }
+        if e.known != NONE { e.known } else { self.intern_other(e) }
+    }
+
+    /// [`Stack::intern`] for a name not in the table.
+    #[inline(never)]
+    fn intern_other(&mut self, e: &OpenElement) -> u32 {
         let (ns, name) = (e.ns, &*e.name);
         let k = key(ns, name);
         if let Some(&key) = self.keys[ns_index(ns)].get(&*k) {
@@ -303,6 +307,7 @@ impl Stack {
 
     /// Drops one reference to the key of `e`; keeps a few hundred unused keys
     /// (the common tag names) and forgets the rest, so memory stays O(stack).
+    #[inline]
     fn release(&mut self, key: u32, e: &OpenElement) {
         let refs = &mut self.key_refs[key as usize];
         *refs -= 1;
@@ -337,6 +342,7 @@ impl Stack {
     }
 
     /// Takes position `p` out of every list it is in.
+    #[inline]
     fn unlink(&mut self, p: usize) {
         let key = self.slots[p].key;
         for list in lists(self.items[p].cats) {
