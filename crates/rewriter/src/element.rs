@@ -33,6 +33,49 @@ enum AttrState {
     Added,
 }
 
+/// One attribute edit. Attributes without one are read from the start
+/// tag as they are, so an edit costs only what it touches.
+#[derive(Debug, Clone)]
+struct AttrEdit {
+    /// The name: as the handler wrote it for added attributes; compared
+    /// ASCII case-insensitively.
+    name: String,
+    kind: AttrEditKind,
+}
+
+#[derive(Debug, Clone)]
+enum AttrEditKind {
+    /// The start tag's attribute at `span` (the first of its name, the one
+    /// the parser keeps) gets `value`.
+    Changed { span: AttributeSpan, value: String },
+    /// The start tag's attribute at `span` goes (each of a name's
+    /// duplicates has its own).
+    Removed { span: AttributeSpan },
+    /// A new attribute, written before the tag's end.
+    Added { value: String },
+}
+
+impl AttrEdit {
+    fn is(&self, lower: &str) -> bool {
+        self.name.eq_ignore_ascii_case(lower)
+    }
+}
+
+/// Whether the start tag's attribute name `raw` is `lower` (ASCII
+/// lowercase) as the parser decodes names: ASCII lowercased, U+0000 and
+/// invalid UTF-8 → U+FFFD.
+fn name_is(raw: &[u8], lower: &str) -> bool {
+    if !raw.contains(&0) && std::str::from_utf8(raw).is_ok() {
+        return raw.eq_ignore_ascii_case(lower.as_bytes());
+    }
+    let decoded: String = String::from_utf8_lossy(raw)
+        .chars()
+        .map(|c| if c == '\0' { '\u{FFFD}' } else { c.to_ascii_lowercase() })
+        .collect();
+    decoded == lower
+}
+
+/// An attribute as [`Element::attributes`] builds its list.
 #[derive(Debug, Clone)]
 struct AttrEntry {
     name: String,
@@ -51,7 +94,8 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
     pub(crate) replacement: Option<Vec<u8>>,
     pub(crate) inner: Option<Vec<u8>>,
     pub(crate) removal: Removal,
-    attrs: Option<Vec<AttrEntry>>,
+    /// Attribute edits, in the order handlers made them.
+    attrs: Vec<AttrEdit>,
     pub(crate) name: Option<String>,
     pub(crate) end_handlers: Vec<K::EndHandler<'h>>,
 }
@@ -66,7 +110,7 @@ impl<'h, K: HandlerKind> Default for Edits<'h, K> {
             replacement: None,
             inner: None,
             removal: Removal::None,
-            attrs: None,
+            attrs: Vec::new(),
             name: None,
             end_handlers: Vec::new(),
         }
@@ -76,7 +120,7 @@ impl<'h, K: HandlerKind> Default for Edits<'h, K> {
 impl<K: HandlerKind> Edits<'_, K> {
     /// Whether the start tag's bytes change.
     pub(crate) fn start_tag_changed(&self) -> bool {
-        self.name.is_some() || self.attrs.as_ref().is_some_and(|a| a.iter().any(|e| e.state != AttrState::Kept))
+        self.name.is_some() || !self.attrs.is_empty()
     }
 
     /// Whether anything waits for the element's end.
@@ -97,7 +141,18 @@ impl<K: HandlerKind> Edits<'_, K> {
             + self.after.len()
             + self.replacement.as_ref().map_or(0, Vec::len)
             + self.inner.as_ref().map_or(0, Vec::len)
-            + self.attrs.as_ref().map_or(0, |a| a.iter().map(|e| e.name.len() + e.value.len() + 48).sum())
+            + self
+                .attrs
+                .iter()
+                .map(|e| {
+                    e.name.len()
+                        + 48
+                        + match &e.kind {
+                            AttrEditKind::Changed { value, .. } | AttrEditKind::Added { value } => value.len(),
+                            AttrEditKind::Removed { .. } => 0,
+                        }
+                })
+                .sum::<usize>()
     }
 
     /// The start tag with the edits applied: only changed attributes (and
@@ -112,19 +167,18 @@ impl<K: HandlerKind> Edits<'_, K> {
         let name_end = token.tag_name_span().end;
         let tag_end = if token.is_self_closing() && raw.ends_with(b"/>") { raw.len() - 2 } else { raw.len() - 1 };
         let mut added = Vec::new();
-        for e in self.attrs.iter().flatten() {
-            match (e.state, e.span) {
-                (AttrState::Kept, _) => {}
-                (AttrState::Changed, Some(span)) => match span.value {
+        for e in &self.attrs {
+            match &e.kind {
+                AttrEditKind::Changed { span, value } => match span.value {
                     Some(v) => {
                         let mut bytes = Vec::new();
                         match span.quote {
-                            Quote::Double => escape_value(&e.value, b'"', doc, &mut bytes),
-                            Quote::Single => escape_value(&e.value, b'\'', doc, &mut bytes),
-                            Quote::None if unquoted_safe(&e.value) => escape_value(&e.value, b'"', doc, &mut bytes),
+                            Quote::Double => escape_value(value, b'"', doc, &mut bytes),
+                            Quote::Single => escape_value(value, b'\'', doc, &mut bytes),
+                            Quote::None if unquoted_safe(value) => escape_value(value, b'"', doc, &mut bytes),
                             Quote::None => {
                                 bytes.push(b'"');
-                                escape_value(&e.value, b'"', doc, &mut bytes);
+                                escape_value(value, b'"', doc, &mut bytes);
                                 bytes.push(b'"');
                             }
                         }
@@ -132,12 +186,12 @@ impl<K: HandlerKind> Edits<'_, K> {
                     }
                     None => {
                         let mut bytes = b"=\"".to_vec();
-                        escape_value(&e.value, b'"', doc, &mut bytes);
+                        escape_value(value, b'"', doc, &mut bytes);
                         bytes.push(b'"');
                         edits.push((span.name.end, span.name.end, bytes));
                     }
                 },
-                (AttrState::Removed, Some(span)) => {
+                AttrEditKind::Removed { span } => {
                     let end = match span.value {
                         Some(v) => v.end + usize::from(span.quote != Quote::None),
                         None => span.name.end,
@@ -148,14 +202,13 @@ impl<K: HandlerKind> Edits<'_, K> {
                     }
                     edits.push((start, end, Vec::new()));
                 }
-                (AttrState::Added, _) | (_, None) if e.state != AttrState::Removed => {
+                AttrEditKind::Added { value } => {
                     added.push(b' ');
                     added.extend_from_slice(e.name.as_bytes());
                     added.extend_from_slice(b"=\"");
-                    escape_value(&e.value, b'"', doc, &mut added);
+                    escape_value(value, b'"', doc, &mut added);
                     added.push(b'"');
                 }
-                _ => {}
             }
         }
         if !added.is_empty() {
@@ -380,13 +433,6 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         }
     }
 
-    fn entries(&mut self) -> &mut Vec<AttrEntry> {
-        if self.e.attrs.is_none() {
-            self.e.attrs = Some(self.read_attributes());
-        }
-        self.e.attrs.as_mut().expect("just set")
-    }
-
     fn read_attributes(&self) -> Vec<AttrEntry> {
         match &self.src.token {
             Some(t) => {
@@ -432,14 +478,29 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// The attributes, in source order; duplicates (which the parser drops)
     /// and removed ones are left out, added ones come last.
     pub fn attributes(&self) -> Vec<Attribute> {
-        let owned;
-        let entries = match &self.e.attrs {
-            Some(a) => a,
-            None => {
-                owned = self.read_attributes();
-                &owned
+        let mut entries = self.read_attributes();
+        for edit in &self.e.attrs {
+            match &edit.kind {
+                AttrEditKind::Changed { span, value } => {
+                    if let Some(e) = entries.iter_mut().find(|e| e.span == Some(*span)) {
+                        e.value.clone_from(value);
+                        e.state = AttrState::Changed;
+                    }
+                }
+                AttrEditKind::Removed { span } => {
+                    if let Some(e) = entries.iter_mut().find(|e| e.span == Some(*span)) {
+                        e.state = AttrState::Removed;
+                    }
+                }
+                AttrEditKind::Added { value } => entries.push(AttrEntry {
+                    name: edit.name.clone(),
+                    value: value.clone(),
+                    span: None,
+                    state: AttrState::Added,
+                    duplicate: false,
+                }),
             }
-        };
+        }
         let base = self.src.token.map_or(0, |t| t.span().start);
         let raw = self.src.token.map(|t| t.raw());
         entries
@@ -466,18 +527,22 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// The decoded value of the attribute `name` (ASCII case-insensitive).
     pub fn get_attribute(&self, name: &str) -> Option<String> {
         let lower = name.to_ascii_lowercase();
-        match &self.e.attrs {
-            Some(a) => a
-                .iter()
-                .find(|e| !e.duplicate && e.state != AttrState::Removed && e.name.eq_ignore_ascii_case(&lower))
-                .map(|e| e.value.clone()),
-            None => match &self.src.token {
-                Some(t) if self.doc.encoding == encoding_rs::UTF_8 => t.attribute(&lower).map(Cow::into_owned),
-                Some(_) => {
-                    self.read_attributes().into_iter().find(|e| !e.duplicate && e.name == lower).map(|e| e.value)
-                }
-                None => self.src.implied_attrs.iter().find(|a| a.name == lower).map(|a| a.value.clone()),
-            },
+        // A name's edits are a change, or removals with perhaps one added
+        // attribute after them, or an added attribute.
+        let mut edited = false;
+        for e in self.e.attrs.iter().filter(|e| e.is(&lower)) {
+            match &e.kind {
+                AttrEditKind::Changed { value, .. } | AttrEditKind::Added { value } => return Some(value.clone()),
+                AttrEditKind::Removed { .. } => edited = true,
+            }
+        }
+        if edited {
+            return None;
+        }
+        match &self.src.token {
+            Some(t) if self.doc.encoding == encoding_rs::UTF_8 => t.attribute(&lower).map(Cow::into_owned),
+            Some(_) => self.read_attributes().into_iter().find(|e| !e.duplicate && e.name == lower).map(|e| e.value),
+            None => self.src.implied_attrs.iter().find(|a| a.name == lower).map(|a| a.value.clone()),
         }
     }
 
@@ -500,25 +565,30 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         }
         self.require_start_tag()?;
         let lower = name.to_ascii_lowercase();
-        let entries = self.entries();
-        match entries
-            .iter_mut()
-            .find(|e| !e.duplicate && e.state != AttrState::Removed && e.name.eq_ignore_ascii_case(&lower))
-        {
-            Some(e) => {
-                e.value = value.to_string();
-                if e.state == AttrState::Kept {
-                    e.state = AttrState::Changed;
+        let mut removed = false;
+        for e in self.e.attrs.iter_mut().filter(|e| e.is(&lower)) {
+            match &mut e.kind {
+                AttrEditKind::Changed { value: v, .. } | AttrEditKind::Added { value: v } => {
+                    value.clone_into(v);
+                    return Ok(());
                 }
+                AttrEditKind::Removed { .. } => removed = true,
             }
-            None => entries.push(AttrEntry {
-                name: name.to_string(),
-                value: value.to_string(),
-                span: None,
-                state: AttrState::Added,
-                duplicate: false,
-            }),
         }
+        // The first of the name in the start tag is the one the parser keeps
+        // (unless removed: then every one of the name is).
+        let raw = self.src.token.as_ref().map_or(&[][..], |t| t.raw());
+        let first = self
+            .src
+            .token
+            .as_ref()
+            .and_then(|t| t.attribute_spans().iter().find(|a| name_is(a.name.slice(raw), &lower)).copied());
+        let kind = match first {
+            Some(span) if !removed => AttrEditKind::Changed { span, value: value.to_owned() },
+            _ => AttrEditKind::Added { value: value.to_owned() },
+        };
+        let name = if matches!(kind, AttrEditKind::Added { .. }) { name.to_owned() } else { lower };
+        self.e.attrs.push(AttrEdit { name, kind });
         Ok(())
     }
 
@@ -531,10 +601,16 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     pub fn remove_attribute(&mut self, name: &str) -> Result<(), EditError> {
         self.require_start_tag()?;
         let lower = name.to_ascii_lowercase();
-        let entries = self.entries();
-        entries.retain(|e| e.state != AttrState::Added || !e.name.eq_ignore_ascii_case(&lower));
-        for e in entries.iter_mut().filter(|e| e.name.eq_ignore_ascii_case(&lower)) {
-            e.state = AttrState::Removed;
+        if self.e.attrs.iter().any(|e| e.is(&lower) && matches!(e.kind, AttrEditKind::Removed { .. })) {
+            // Removed already: only an attribute added since can be left.
+            self.e.attrs.retain(|e| !e.is(&lower) || matches!(e.kind, AttrEditKind::Removed { .. }));
+            return Ok(());
+        }
+        self.e.attrs.retain(|e| !e.is(&lower));
+        let Some(t) = self.src.token.as_ref() else { return Ok(()) };
+        let raw = t.raw();
+        for &span in t.attribute_spans().iter().filter(|a| name_is(a.name.slice(raw), &lower)) {
+            self.e.attrs.push(AttrEdit { name: lower.clone(), kind: AttrEditKind::Removed { span } });
         }
         Ok(())
     }

@@ -166,12 +166,22 @@ fn record(errors: &RefCell<Vec<String>>, r: Result<(), EditError>) -> HandlerRes
     Ok(())
 }
 
+/// `[name=value …|value]`: an element's attributes as `Element::attributes`
+/// lists them, then `Element::get_attribute(attr)` (`-` when absent).
+fn read_attributes(el: &htrewrite::Element<'_, '_>, attr: &str) -> String {
+    let listed: Vec<String> = el.attributes().iter().map(|a| format!("{}={}", a.name, a.value)).collect();
+    format!("[{}|{}]", listed.join(" "), el.get_attribute(attr).as_deref().unwrap_or("-"))
+}
+
 /// Registers the handler for the case's action.
 ///
 /// Element actions (selector): `set_attribute`, `remove_attribute`
 /// (`attribute`, `value`), `set_attribute_twice` (then again, the name
 /// lowercased, to `value!`), `set_then_remove_attribute` (removed by the
-/// lowercased name), `set_tag_name`, `before`, `after`, `prepend`,
+/// lowercased name), `remove_then_set_attribute`, `set_then_read_attributes`
+/// and `remove_then_read_attributes` (the edit, then `[name=value …|attribute?]`
+/// as text before the element: `attributes()`, then `get_attribute` of the
+/// attribute, `-` when absent), `set_tag_name`, `before`, `after`, `prepend`,
 /// `append`, `replace`, `set_inner_content`, `remove`,
 /// `remove_and_keep_content`, `describe` (inserts `[name flags attrs]` as
 /// text before the element). End actions (`element_end` on the selector):
@@ -204,6 +214,18 @@ fn install<'h>(s: Settings<'h>, case: &'h Case, errors: &'h RefCell<Vec<String>>
         "set_then_remove_attribute" => s.element(sel, move |el| {
             rec(el.set_attribute(attr, value))?;
             rec(el.remove_attribute(&attr.to_ascii_lowercase()))
+        }),
+        "remove_then_set_attribute" => s.element(sel, move |el| {
+            rec(el.remove_attribute(attr))?;
+            rec(el.set_attribute(attr, value))
+        }),
+        "set_then_read_attributes" => s.element(sel, move |el| {
+            rec(el.set_attribute(attr, value))?;
+            rec(el.before(&read_attributes(el, attr), ContentType::Text))
+        }),
+        "remove_then_read_attributes" => s.element(sel, move |el| {
+            rec(el.remove_attribute(attr))?;
+            rec(el.before(&read_attributes(el, attr), ContentType::Text))
         }),
         "set_tag_name" => s.element(sel, move |el| rec(el.set_tag_name(value))),
         "before" => s.element(sel, move |el| rec(el.before(value, ty))),
