@@ -7,6 +7,7 @@ use htrewrite_tokenizer::{Span, TextMode};
 
 use crate::formatting::{Entry, FormattingElement, FormattingList};
 use crate::mode::InsertionMode;
+use crate::names;
 use crate::stack::Stack;
 use crate::tags::{self, cat};
 use crate::token::TagToken;
@@ -319,7 +320,7 @@ impl Builder {
                 }
             };
         }
-        if node.is_html("template") {
+        if node.is_known(const { names::html("template") }) {
             Position::AppendToTemplateContents { template: node.id }
         } else {
             Position::Append { parent: node.id }
@@ -463,7 +464,8 @@ impl Builder {
 
     /// Closes a `p` element if one is in button scope (the step many start tags begin with).
     pub(crate) fn close_p_if_in_button_scope(&mut self, s: &mut dyn EventSink) {
-        if self.has_element_in_button_scope("p") {
+        let p = self.stack.topmost_known(const { names::html("p") });
+        if p.is_some_and(|p| self.stack.position_in_scope(p, cat::BUTTON_SCOPE)) {
             let c = self.implied();
             self.close_p_element(s, c);
         }

@@ -431,6 +431,27 @@ pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
     }
 }
 
+/// The id of the HTML element `name` of the table, for constants
+/// (`const { names::html("p") }`: a name not in the table fails to compile).
+pub(crate) const fn html(name: &str) -> u32 {
+    let mut i = 0;
+    while i < HTML.len() {
+        let (a, b) = (HTML[i].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                // HTML names come first in the table: their ids are their indexes.
+                return i as u32;
+            }
+        }
+        i += 1;
+    }
+    panic!("not an HTML element name of the table")
+}
+
 /// A name of 1 to 8 bytes without NUL packed into a `u64` (zero-padded, so
 /// distinct names give distinct numbers); `None` for other names (the
 /// table's names have no NUL).

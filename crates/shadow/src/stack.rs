@@ -180,6 +180,12 @@ impl OpenElement {
         self.ns == Namespace::Html && &*self.name == name
     }
 
+    /// Whether this is the element with known id `key` (`names::html` for HTML
+    /// elements: ids are per namespace, so the namespace is checked too).
+    pub(crate) fn is_known(&self, key: u32) -> bool {
+        self.known == key
+    }
+
     /// Whether the element has category bit `c`.
     pub(crate) fn has(&self, c: u16) -> bool {
         self.cats & c != 0
@@ -534,6 +540,12 @@ impl Stack {
             Some(k) => k,
             None => *self.keys[ns_index(ns)].get(name)?,
         };
+        let head = self.name_heads[key as usize];
+        (head != NONE).then_some(head as usize)
+    }
+
+    /// Position of the topmost open element with known id `key`.
+    pub(crate) fn topmost_known(&self, key: u32) -> Option<usize> {
         let head = self.name_heads[key as usize];
         (head != NONE).then_some(head as usize)
     }
