@@ -232,15 +232,23 @@ fn without_specials(raw: &[u8]) -> bool {
 
 /// Appends a tag or attribute name as the tokenizer decodes it
 /// (`Token::tag_name`): ASCII-lowercased, U+0000 → U+FFFD, invalid UTF-8 → U+FFFD.
+#[inline]
 fn push_name(out: &mut String, raw: &[u8]) {
-    // ASCII without NUL (bytes 1..=0x7F): lowercased byte by byte.
-    if raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
-        out.reserve(raw.len());
-        for &b in raw {
-            out.push(char::from(b.to_ascii_lowercase()));
+    // ASCII without NUL (bytes 1..=0x7F): lowercased byte by byte, in one pass.
+    let start = out.len();
+    out.reserve(raw.len());
+    for &b in raw {
+        if b.wrapping_sub(1) >= 0x7F {
+            out.truncate(start);
+            return push_name_other(out, raw);
         }
-        return;
+        out.push(char::from(b.to_ascii_lowercase()));
     }
+}
+
+/// [`push_name`] for a name with NUL or non-ASCII bytes.
+#[inline(never)]
+fn push_name_other(out: &mut String, raw: &[u8]) {
     out.extend(String::from_utf8_lossy(raw).chars().map(|c| match c {
         'A'..='Z' => c.to_ascii_lowercase(),
         '\0' => '\u{FFFD}',
