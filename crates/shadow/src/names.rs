@@ -416,9 +416,14 @@ fn table() -> &'static Table {
 pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
     match pack(name) {
         Some(k) => table().exact_short[ns_index(ns)].get(k),
-        None if name.len() <= 8 => None,
-        None => table().exact[ns_index(ns)].get(name).copied(),
+        None => known_long(ns, name),
     }
+}
+
+/// [`known`] for a name that does not pack (longer than 8 bytes, or with NUL).
+#[inline(never)]
+fn known_long(ns: Namespace, name: &str) -> Option<u32> {
+    if name.len() <= 8 { None } else { table().exact[ns_index(ns)].get(name).copied() }
 }
 
 /// The id of the element whose ASCII-lowercased name is `lowercase`, if known.
@@ -426,9 +431,14 @@ pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
 pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
     match pack(lowercase) {
         Some(k) => table().lower_short[ns_index(ns)].get(k),
-        None if lowercase.len() <= 8 => None,
-        None => table().lower[ns_index(ns)].get(lowercase).copied(),
+        None => known_lowercase_long(ns, lowercase),
     }
+}
+
+/// [`known_lowercase`] for a name that does not pack.
+#[inline(never)]
+fn known_lowercase_long(ns: Namespace, lowercase: &str) -> Option<u32> {
+    if lowercase.len() <= 8 { None } else { table().lower[ns_index(ns)].get(lowercase).copied() }
 }
 
 /// The id of the HTML element `name` of the table, for constants
