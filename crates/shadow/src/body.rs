@@ -32,7 +32,7 @@ impl Builder {
         }
         self.reconstruct_active_formatting_elements(s);
         self.insert_text(s, seg);
-        if tags::ws_prefix_len(seg) < seg.len() {
+        if self.frameset_ok && tags::ws_prefix_len(seg) < seg.len() {
             self.frameset_ok = false;
         }
     }

@@ -164,6 +164,11 @@ impl Builder {
     /// were consumed (0 after a mode switch that reprocesses them).
     pub(crate) fn text_by_mode(&mut self, mode: InsertionMode, text: &str, s: &mut dyn EventSink) -> usize {
         use InsertionMode as M;
+        // The modes of the body take all characters alike: no whitespace prefix to measure.
+        if matches!(mode, M::InBody | M::InCaption | M::InCell | M::InTemplate) {
+            self.body_text(s, text);
+            return text.len();
+        }
         let ws = tags::ws_prefix_len(text);
         let rest = ws < text.len();
         match mode {
@@ -209,10 +214,7 @@ impl Builder {
                 }
                 ws
             }
-            M::InBody | M::InCaption | M::InCell | M::InTemplate => {
-                self.body_text(s, text);
-                text.len()
-            }
+            M::InBody | M::InCaption | M::InCell | M::InTemplate => unreachable!("taken before the whitespace prefix"),
             M::Text => {
                 self.insert_text(s, text);
                 text.len()
