@@ -365,11 +365,40 @@ impl Stack {
         }
     }
 
+    /// [`Stack::unlink`] for the topmost position, which is the top of every
+    /// list it is in: each list's head moves down to the entry below it.
+    #[inline]
+    fn unlink_top(&mut self, p: usize) {
+        let slot = &self.slots[p];
+        let links = slot.links;
+        let key = slot.key as usize;
+        // The name list, then the categories' lists (list `1 + c` for bit `c`).
+        tick(1);
+        let prev = links[0].prev;
+        debug_assert_eq!(links[0].next, NONE);
+        self.name_heads[key] = prev;
+        if prev != NONE {
+            self.slots[prev as usize].links[0].next = NONE;
+        }
+        let mut bits = u32::from(self.items[p].cats) & ((1 << cat::INDEXED) - 1);
+        while bits != 0 {
+            tick(1);
+            let c = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let prev = links[c + 1].prev;
+            debug_assert_eq!(links[c + 1].next, NONE);
+            self.cat_heads[c] = prev;
+            if prev != NONE {
+                self.slots[prev as usize].links[c + 1].next = NONE;
+            }
+        }
+    }
+
     pub(crate) fn pop(&mut self) -> Option<OpenElement> {
         let top = self.items.len().checked_sub(1)?;
         tick(1);
         self.touched();
-        self.unlink(top);
+        self.unlink_top(top);
         let e = self.items.pop().expect("non-empty");
         let slot = self.slots.pop().expect("non-empty");
         self.release(slot.key, &e);
