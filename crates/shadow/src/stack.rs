@@ -333,12 +333,21 @@ impl Stack {
         let key = self.intern(&e);
         self.key_refs[key as usize] += 1;
         let mut slot = Slot { key, links: [UNLINKED; LISTS], run: NONE };
-        for list in lists(e.cats) {
-            let head = self.head(list, key);
-            let prev = std::mem::replace(head, p);
-            slot.links[list].prev = prev;
+        // It tops every list it is in: the name list, then the categories'
+        // lists (list `1 + c` for bit `c`).
+        let prev = std::mem::replace(&mut self.name_heads[key as usize], p);
+        slot.links[0].prev = prev;
+        if prev != NONE {
+            self.link(prev, 0).next = p;
+        }
+        let mut bits = u32::from(e.cats) & ((1 << cat::INDEXED) - 1);
+        while bits != 0 {
+            let c = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let prev = std::mem::replace(&mut self.cat_heads[c], p);
+            slot.links[c + 1].prev = prev;
             if prev != NONE {
-                self.link(prev, list).next = p;
+                self.link(prev, c + 1).next = p;
             }
         }
         self.pos_of.insert(e.id, p);
