@@ -137,6 +137,7 @@ const SPARE_CAPACITY: usize = 256;
 /// character of a run that can), independent of where the input was cut.
 /// With `refs` (data and RCDATA text), character references that stand for
 /// whitespace (`&#32;`, `&Tab;`, …) count as whitespace, as they do once decoded.
+#[inline]
 fn first_non_ws_char(raw: &[u8], start: u64, refs: bool) -> Span {
     let mut ws = 0;
     loop {
@@ -157,6 +158,7 @@ fn first_non_ws_char(raw: &[u8], start: u64, refs: bool) -> Span {
 /// reads it: a valid sequence, or the maximal subpart of an invalid one (one
 /// U+FFFD), or what there is of a sequence cut by the end of `bytes`.
 /// 0 for no bytes.
+#[inline]
 fn first_char_len(bytes: &[u8]) -> usize {
     // An ASCII character (the common case) is one byte.
     if bytes.first().is_some_and(u8::is_ascii) {
