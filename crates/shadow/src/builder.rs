@@ -296,6 +296,7 @@ impl Builder {
 
     /// The [appropriate place for inserting a node](https://html.spec.whatwg.org/multipage/parsing.html#appropriate-place-for-inserting-a-node),
     /// optionally with an override target (a stack position).
+    #[inline]
     pub(crate) fn appropriate_place(&self, target: Option<usize>) -> Position {
         let Some(t) = target.or(self.stack.end().checked_sub(1)) else {
             return Position::Append { parent: NodeId::DOCUMENT };
@@ -472,20 +473,31 @@ impl Builder {
     }
 
     /// [Reconstruct the active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#reconstruct-the-active-formatting-elements).
+    #[inline]
     pub(crate) fn reconstruct_active_formatting_elements(&mut self, s: &mut dyn EventSink) {
         let n = self.fmt.len();
         if n == 0 {
             return;
         }
+        // spec: nothing to do when the last entry is a marker or an open element
+        // (the last entry is never a tombstone).
+        if let Entry::Element(f) = self.fmt.get(n - 1)
+            && self.stack.position(f.id).is_none()
+        {
+            self.reconstruct_from(s, n);
+        }
+    }
+
+    /// The steps of [`Builder::reconstruct_active_formatting_elements`] after
+    /// the first: the last of the `n` entries is an element to reopen.
+    #[inline(never)]
+    fn reconstruct_from(&mut self, s: &mut dyn EventSink, n: usize) {
         // `Some(true)`: a marker or an open element; `Some(false)`: an element to reopen; `None`: a tombstone.
         let open = |b: &Builder, i: usize| match b.fmt.get(i) {
             Entry::Marker => Some(true),
             Entry::Element(f) => Some(b.stack.position(f.id).is_some()),
             Entry::Dead(..) => None,
         };
-        if open(self, n - 1) != Some(false) {
-            return;
-        }
         // spec: "Rewind" while the entry before is neither a marker nor open.
         let mut i = n - 1;
         while i > 0 && open(self, i - 1) != Some(true) {
