@@ -26,6 +26,7 @@ impl Builder {
     }
 
     /// Characters in body without U+0000.
+    #[inline]
     fn body_text_segment(&mut self, s: &mut dyn EventSink, seg: &str) {
         if seg.is_empty() {
             return;

@@ -52,7 +52,7 @@ impl PosMap {
     }
 
     /// Records `id` at `position` (replacing its old position, if any).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, id: crate::NodeId, position: u32) {
         debug_assert_ne!(position, FREE);
         if self.slots.is_empty() {

@@ -234,7 +234,7 @@ fn without_specials(raw: &[u8]) -> bool {
 
 /// Appends a tag or attribute name as the tokenizer decodes it
 /// (`Token::tag_name`): ASCII-lowercased, U+0000 → U+FFFD, invalid UTF-8 → U+FFFD.
-#[inline]
+#[inline(always)]
 fn push_name(out: &mut String, raw: &[u8]) {
     // ASCII without NUL (bytes 1..=0x7F): lowercased byte by byte, in one pass.
     let start = out.len();

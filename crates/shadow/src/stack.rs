@@ -313,7 +313,7 @@ impl Stack {
 
     /// Drops one reference to the key of `e`; keeps a few hundred unused keys
     /// (the common tag names) and forgets the rest, so memory stays O(stack).
-    #[inline]
+    #[inline(always)]
     fn release(&mut self, key: u32, e: &OpenElement) {
         let refs = &mut self.key_refs[key as usize];
         *refs -= 1;
