@@ -73,23 +73,36 @@ struct Detached {
     self_closing: bool,
 }
 
-/// Collects actions from shadow events, running the matcher on each.
-struct Collector<'a> {
-    matcher: Option<&'a mut Matcher>,
-    actions: &'a mut Vec<Action>,
-    rules: &'a mut Vec<RuleId>,
+/// The shadow's events of one token as the rewriter records them, with the
+/// selector matcher that runs on each: the shadow's event sink.
+struct Collector {
+    matcher: Option<Matcher>,
+    actions: Vec<Action>,
+    /// The rules matched in the token (each `Action::Opened` and
+    /// `Action::Placed` holds its range).
+    rules: Vec<RuleId>,
     /// The names of the token's kept elements, one after another (one
     /// buffer reused from token to token instead of a string each).
-    names: &'a mut String,
+    names: String,
     /// Set when an element was made detached (an adoption-agency clone,
     /// which `Core::opened_at` remembers until it is placed).
-    detached: &'a mut bool,
+    detached: bool,
 }
 
-impl EventSink for Collector<'_> {
+impl Collector {
+    /// Ready for the next token.
+    fn clear(&mut self) {
+        self.actions.clear();
+        self.rules.clear();
+        self.names.clear();
+        self.detached = false;
+    }
+}
+
+impl EventSink for Collector {
     fn event(&mut self, e: Event<'_>) {
         let start = self.rules.len();
-        let matches = match self.matcher.as_deref_mut() {
+        let matches = match self.matcher.as_mut() {
             Some(m) => m.event(&e),
             None => &[],
         };
@@ -98,7 +111,7 @@ impl EventSink for Collector<'_> {
                 self.rules.extend(matches.iter().filter(|m| m.element == id).map(|m| m.rule));
                 let matched = self.rules.len() > start;
                 let detached = position == Position::Detached;
-                *self.detached |= detached;
+                self.detached |= detached;
                 let keep = matched || detached || !origin.is_from_start_tag();
                 self.actions.push(Action::Opened {
                     id,
@@ -238,7 +251,8 @@ enum Suppress {
 /// The state of one document's rewrite, below the tokenizer.
 pub(crate) struct Core<'h, K: HandlerKind> {
     pub(crate) shadow: Shadow,
-    matcher: Option<Matcher>,
+    /// The matcher and the current token's recorded events.
+    events: Collector,
     rules: Vec<RuleHandlers<'h, K>>,
     /// Program rule → handler group.
     rule_map: Vec<Option<u32>>,
@@ -260,12 +274,6 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     pub(crate) memory_limit: usize,
     pub(crate) lines: Option<Lines>,
 
-    actions: Vec<Action>,
-    matched: Vec<RuleId>,
-    /// The names of kept elements of the current token ([`Collector::names`]).
-    names: String,
-    /// Whether the current token made a detached element ([`Collector::detached`]).
-    made_detached: bool,
     pending: HashMap<NodeId, Pending<'h, K>>,
     /// Content-handler groups active inside each element (only non-empty sets).
     scopes: HashMap<NodeId, Arc<[u32]>>,
@@ -313,7 +321,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let unobserved = no_rules && doc.text.is_empty();
         Core {
             shadow,
-            matcher,
+            events: Collector {
+                matcher,
+                actions: Vec::new(),
+                rules: Vec::new(),
+                names: String::new(),
+                detached: false,
+            },
             rules,
             rule_map,
             doc,
@@ -326,10 +340,6 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             whole_text,
             memory_limit,
             lines: track_lines.then(Lines::default),
-            actions: Vec::new(),
-            matched: Vec::new(),
-            names: String::new(),
-            made_detached: false,
             pending: HashMap::new(),
             scopes: HashMap::new(),
             detached: HashMap::new(),
@@ -366,7 +376,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         pending
             + text
             + self.shadow.open_element_count() * 96
-            + self.matcher.as_ref().map_or(0, |m| m.live_records() * 160)
+            + self.events.matcher.as_ref().map_or(0, |m| m.live_records() * 160)
             + self.scopes.len() * 64
             + self.detached.len() * 96
     }
@@ -427,10 +437,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         let node_before = if text_mode.is_some() { self.current_node() } else { None };
         let mode_before = self.shadow.insertion_mode();
-        self.actions.clear();
-        self.matched.clear();
-        self.names.clear();
-        self.made_detached = false;
+        self.events.clear();
         // Element events caused by text have a definite place: the character
         // that causes them, the same whatever the chunking. Data text reaches
         // the shadow in pieces, each starting at such a character (see
@@ -440,13 +447,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let mut marks = std::mem::take(&mut self.marks);
         marks.clear();
         let fb = {
-            let mut c = Collector {
-                matcher: self.matcher.as_mut(),
-                actions: &mut self.actions,
-                rules: &mut self.matched,
-                names: &mut self.names,
-                detached: &mut self.made_detached,
-            };
+            let c = &mut self.events;
             match text_mode {
                 Some(mode @ TextMode::Data) => {
                     let raw = t.raw();
@@ -454,7 +455,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     let mut cur = start;
                     let mut fb = Feedback::default();
                     if start == end {
-                        fb = self.shadow.process(t, &mut c);
+                        fb = self.shadow.process(t, c);
                     }
                     while cur < end {
                         let rest = &raw[(cur - start) as usize..];
@@ -466,7 +467,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                             // one piece from its start.
                             let at = if plan.inert_end == end { cur } else { plan.at };
                             marks.push((c.actions.len(), at));
-                            fb = self.shadow.process(t, &mut c);
+                            fb = self.shadow.process(t, c);
                             break;
                         }
                         if plan.inert_end > cur {
@@ -475,8 +476,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                             let eof = t.is_eof_terminated() && plan.inert_end == end;
                             let text = decode_for_tree(self.encoding, piece, mode, eof);
                             marks.push((c.actions.len(), cur));
-                            fb =
-                                self.shadow.process_tree_token(TreeToken::Text(&text), Span::new(cur, cur + 1), &mut c);
+                            fb = self.shadow.process_tree_token(TreeToken::Text(&text), Span::new(cur, cur + 1), c);
                         }
                         let piece_end = plan.piece_end.unwrap_or(end);
                         if plan.inert_end < piece_end {
@@ -485,17 +485,17 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                             let text = decode_for_tree(self.encoding, piece, mode, eof);
                             let at = plan.at;
                             marks.push((c.actions.len(), at));
-                            fb = self.shadow.process_tree_token(TreeToken::Text(&text), Span::new(at, at + 1), &mut c);
+                            fb = self.shadow.process_tree_token(TreeToken::Text(&text), Span::new(at, at + 1), c);
                         }
                         cur = piece_end;
                     }
                     fb
                 }
-                _ => self.shadow.process(t, &mut c),
+                _ => self.shadow.process(t, c),
             }
         };
-        let actions = std::mem::take(&mut self.actions);
-        let names = std::mem::take(&mut self.names);
+        let actions = std::mem::take(&mut self.events.actions);
+        let names = std::mem::take(&mut self.events.names);
         let mut content_parent = None;
         self.cursor = start;
         // The token's element events can act on nothing: no element matched a
@@ -503,8 +503,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // a scope, a suppression or a byte end, and no text handler's text
         // node ends at an element event. Then each action would write at
         // most the token's own bytes, which are written below as they are.
-        let inert = self.matched.is_empty()
-            && !self.made_detached
+        let inert = self.events.rules.is_empty()
+            && !self.events.detached
             && !self.has_content_rules
             && self.doc.text.is_empty()
             && self.pending.is_empty()
@@ -543,8 +543,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 }
             }
         }
-        self.actions = actions;
-        self.names = names;
+        self.events.actions = actions;
+        self.events.names = names;
         self.marks = marks;
         if self.error.is_some() {
             return fb;
@@ -552,26 +552,15 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if t.kind() == TokenKind::EndTag && !self.token_done {
             self.end_tag_without_pop(t, mode_before);
         }
-        match t.kind() {
-            TokenKind::Text(mode) => {
-                let parent = match content_parent {
-                    Some(p) => p,
-                    None => self.current_node(),
-                };
-                self.text_piece(t, mode, t.span().end, parent);
-                self.token_done = true;
-            }
-            TokenKind::Comment(_) => self.comment_token(t, content_parent.flatten()),
-            TokenKind::Doctype if !self.doc.doctype.is_empty() => self.doctype_token(t),
-            TokenKind::ProcessingInstruction if !self.doc.pis.is_empty() => self.pi_token(t),
-            _ => {}
-        }
-        if !self.token_done {
+        if let TokenKind::Text(mode) = t.kind() {
+            let parent = match content_parent {
+                Some(p) => p,
+                None => self.current_node(),
+            };
+            self.text_piece(t, mode, t.span().end, parent);
             self.token_done = true;
-            self.emit(t.raw());
         }
-        self.after_token(t, fb);
-        fb
+        self.finish_token(t, content_parent.flatten(), fb)
     }
 
     /// [`Core::token`] when none of the token's element events has a
@@ -592,8 +581,17 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         self.token_done = false;
         let fb = self.shadow.process(t, &mut NoEvents);
+        self.finish_token(t, None, fb)
+    }
+
+    /// The end of a token: the comment (its handlers scoped by
+    /// `comment_parent`), DOCTYPE and processing-instruction handlers, the
+    /// token's bytes unless they were written or dropped already, then
+    /// [`Core::after_token`]; returns `fb`.
+    #[inline(always)]
+    fn finish_token(&mut self, t: &Token<'_>, comment_parent: Option<NodeId>, fb: Feedback) -> Feedback {
         match t.kind() {
-            TokenKind::Comment(_) => self.comment_token(t, None),
+            TokenKind::Comment(_) => self.comment_token(t, comment_parent),
             TokenKind::Doctype if !self.doc.doctype.is_empty() => self.doctype_token(t),
             TokenKind::ProcessingInstruction if !self.doc.pis.is_empty() => self.pi_token(t),
             _ => {}
@@ -656,22 +654,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.text.is_some() {
             self.end_text_node(at);
         }
-        self.actions.clear();
-        self.matched.clear();
-        self.names.clear();
-        self.made_detached = false;
-        {
-            let mut c = Collector {
-                matcher: self.matcher.as_mut(),
-                actions: &mut self.actions,
-                rules: &mut self.matched,
-                names: &mut self.names,
-                detached: &mut self.made_detached,
-            };
-            self.shadow.finish(&mut c);
-        }
-        let actions = std::mem::take(&mut self.actions);
-        let names = std::mem::take(&mut self.names);
+        self.events.clear();
+        self.shadow.finish(&mut self.events);
+        let actions = std::mem::take(&mut self.events.actions);
+        let names = std::mem::take(&mut self.events.names);
         let fb = Feedback::default();
         for a in &actions {
             if self.error.is_some() {
@@ -733,7 +719,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // Content-handler scope.
         if self.has_content_rules {
             let inherited = parent.and_then(|p| self.scopes.get(&p)).cloned();
-            let own: Vec<u32> = self.matched[rules.clone()]
+            let own: Vec<u32> = self.events.rules[rules.clone()]
                 .iter()
                 .filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten())
                 .filter(|&g| !self.rules[g as usize].text.is_empty() || !self.rules[g as usize].comments.is_empty())
@@ -751,8 +737,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 self.scopes.insert(id, s);
             }
         }
-        let groups: SmallVec<[u32; 8]> =
-            self.matched[rules].iter().filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten()).collect();
+        let groups: SmallVec<[u32; 8]> = self.events.rules[rules]
+            .iter()
+            .filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten())
+            .collect();
         let has_element = groups.iter().any(|&g| !self.rules[g as usize].element.is_empty());
         let end_groups: SmallVec<[u32; 8]> =
             groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect();
