@@ -61,20 +61,6 @@ impl AttrEdit {
     }
 }
 
-/// Whether the start tag's attribute name `raw` is `lower` (ASCII
-/// lowercase) as the parser decodes names: ASCII lowercased, U+0000 and
-/// invalid UTF-8 → U+FFFD.
-fn name_is(raw: &[u8], lower: &str) -> bool {
-    if !raw.contains(&0) && std::str::from_utf8(raw).is_ok() {
-        return raw.eq_ignore_ascii_case(lower.as_bytes());
-    }
-    let decoded: String = String::from_utf8_lossy(raw)
-        .chars()
-        .map(|c| if c == '\0' { '\u{FFFD}' } else { c.to_ascii_lowercase() })
-        .collect();
-    decoded == lower
-}
-
 /// An attribute as [`Element::attributes`] builds its list.
 #[derive(Debug, Clone)]
 struct AttrEntry {
@@ -577,14 +563,10 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         }
         // The first of the name in the start tag is the one the parser keeps
         // (unless removed: then every one of the name is).
-        let raw = self.src.token.as_ref().map_or(&[][..], |t| t.raw());
-        let first = self
-            .src
-            .token
-            .as_ref()
-            .and_then(|t| t.attribute_spans().iter().find(|a| name_is(a.name.slice(raw), &lower)).copied());
+        let first =
+            self.src.token.as_ref().and_then(|t| t.attribute_spans().iter().find(|a| t.attribute_name_is(a, &lower)));
         let kind = match first {
-            Some(span) if !removed => AttrEditKind::Changed { span, value: value.to_owned() },
+            Some(&span) if !removed => AttrEditKind::Changed { span, value: value.to_owned() },
             _ => AttrEditKind::Added { value: value.to_owned() },
         };
         let name = if matches!(kind, AttrEditKind::Added { .. }) { name.to_owned() } else { lower };
@@ -608,8 +590,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         }
         self.e.attrs.retain(|e| !e.is(&lower));
         let Some(t) = self.src.token.as_ref() else { return Ok(()) };
-        let raw = t.raw();
-        for &span in t.attribute_spans().iter().filter(|a| name_is(a.name.slice(raw), &lower)) {
+        for &span in t.attribute_spans().iter().filter(|a| t.attribute_name_is(a, &lower)) {
             self.e.attrs.push(AttrEdit { name: lower.clone(), kind: AttrEditKind::Removed { span } });
         }
         Ok(())

@@ -271,6 +271,34 @@ impl<'a> Token<'a> {
         out
     }
 
+    /// For tags: whether the attribute at `span` (one of
+    /// [`Token::attribute_spans`]) is named `lowercase`, as
+    /// [`Token::attributes`] decodes names: ASCII lowercased, U+0000 and
+    /// invalid UTF-8 as U+FFFD.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
+    /// let mut named = Vec::new();
+    /// let mut sink = TagNamePolicy(|t: &Token<'_>| {
+    ///     for span in t.attribute_spans() {
+    ///         named.push(t.attribute_name_is(span, "href"));
+    ///     }
+    /// });
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<a HREF=x title=y>", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// drop(sink);
+    /// assert_eq!(named, [true, false]);
+    /// ```
+    ///
+    /// # Complexity
+    /// O(name length); allocates only for names with ASCII upper case, NUL
+    /// or invalid UTF-8.
+    pub fn attribute_name_is(&self, span: &AttributeSpan, lowercase: &str) -> bool {
+        decode::name(span.name.slice(self.raw), None) == lowercase
+    }
+
     /// For tags: the decoded value of the first attribute named `lowercase`
     /// (ASCII case-insensitive), if any.
     pub fn attribute(&self, lowercase: &str) -> Option<Cow<'a, str>> {
