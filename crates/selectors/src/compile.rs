@@ -655,8 +655,8 @@ impl Program {
 }
 
 /// The key of a compound: (hash, kind), (0, 0) when it has none: its id,
-/// else a class, else an attribute with a value, else its tag name, else an
-/// attribute name. Every element that matches the compound has the key
+/// else a class, else an attribute in no namespace with a value, else its
+/// tag name, else the name of an attribute in no namespace. Every element that matches the compound has the key
 /// among its own (the matcher computes them the same way, ASCII-lowercased,
 /// so a key also stands for the case-insensitive comparisons).
 fn compound_key(c: &Compound) -> (u64, u64) {
@@ -677,7 +677,11 @@ fn compound_key(c: &Compound) -> (u64, u64) {
         return (key(KEY_TAG, lower), KEY_TAG);
     }
     for t in &c.tests {
-        if let Test::Attribute(a) = t {
+        // `[*|name]` matches attributes in any namespace, and the matcher
+        // keys only those in no namespace: it gives no key.
+        if let Test::Attribute(a) = t
+            && !a.any_namespace
+        {
             return (key(KEY_ATTR, &a.lower), KEY_ATTR);
         }
     }

@@ -94,7 +94,7 @@
 //!   documents, 45 selectors with namespaces and `of S`), except the two
 //!   adoption-agency deviations above, which it counts
 //!   (`tests/reference.rs`).
-//! - **Per feature**: 107 named match cases from the Selectors spec's
+//! - **Per feature**: 109 named match cases from the Selectors spec's
 //!   examples, positive and negative, plus errors, round-trips (also 1,000
 //!   generated) and elements without a start tag (`tests/features.rs`); the
 //!   W3C css3-modsel cases of lol-html through a driver that applies its
@@ -113,9 +113,10 @@
 //!   class, attribute name or name and value) it has are tested; element
 //!   keys from attributes are computed only when a rule is keyed by them
 //!   (values only of the attribute names some rule is keyed by). The
-//!   `tests::adversarial_*` unit tests count the matcher's work (candidate
-//!   states tested, states copied into sets, records dropped, detached
-//!   elements placed) plus the events at 2e3 and 8e3 repetitions of
+//!   `tests::adversarial_*` unit tests count the matcher's work (`work.rs`:
+//!   candidate states tested, states gathered or copied into sets, keys
+//!   looked up, attributes keyed, records dropped, detached elements
+//!   placed) plus the events at 2e3 and 8e3 repetitions of
 //!   unclosed `<p>`, deep `<div>` and `<span>` nesting with descendant
 //!   selectors, long `<li>` sibling runs with `~`, `+` and `:nth-child`,
 //!   formatting elements, nested tables and adoption-agency clones: at most

@@ -124,6 +124,15 @@ const MATCH: &[(&str, &str, &str, &[&str])] = &[
     ("attr_duplicate_first_wins", "<p title=a title=b>", "[title=b]", &[]),
     ("attr_any_namespace", "<svg><a xlink:href=x></a></svg>", "a[*|href]", &["<a xlink:href=x>"]),
     ("attr_no_namespace", "<svg><a xlink:href=x></a></svg>", "a[href]", &[]),
+    // Without a type selector the compound is keyed by nothing, not by the
+    // attribute name (which only attributes in no namespace give).
+    ("attr_any_namespace_alone", "<svg><a xlink:href=x></a></svg>", "[*|href]", &["<a xlink:href=x>"]),
+    (
+        "attr_any_namespace_alone_among_many",
+        "<svg><a xlink:href=x></a></svg><p href=y>",
+        "[*|href], .c1, .c2, .c3, .c4, .c5, .c6, .c7, .c8, .c9",
+        &["<a xlink:href=x>", "<p href=y>"],
+    ),
     ("attr_explicit_no_namespace", "<p href=x>", "[|href]", &["<p href=x>"]),
     // Combinators (15).
     ("descendant", "<div><ol><li><p>x</p></li></ol></div><p>", "div ol>li p", &["<p>"]),
