@@ -481,8 +481,7 @@ impl Builder {
         // spec's loop stops at it at once (step 2.1): generating implied end
         // tags except for `name` pops nothing (the current node is `name`),
         // and popping up to and including it pops just it.
-        if self.current_is(name) {
-            self.pop(s, cause);
+        if self.close_current_named(name, cause, s) {
             return;
         }
         let found = self.stack.topmost(Namespace::Html, name);

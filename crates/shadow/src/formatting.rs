@@ -151,6 +151,8 @@ impl FormattingList {
 
     /// The index list of name key `key`, made if new.
     fn name_list(&mut self, key: u32) -> &mut NameList {
+        // Formatting elements have known names: at most names::COUNT lists.
+        assert!((key as usize) < crate::names::COUNT, "formatting element without a known name");
         let k = key as usize;
         if k >= self.by_name.len() {
             self.by_name.resize_with(k + 1, NameList::default);

@@ -1,6 +1,7 @@
-//! A fast hasher for [`NodeId`](crate::NodeId) keys: ids are sequential
-//! numbers the shadow hands out itself (never chosen by the input), so a
-//! multiplicative hash spreads them without the cost of SipHash.
+//! Maps keyed by [`NodeId`](crate::NodeId): ids are sequential numbers the
+//! shadow hands out itself (never chosen by the input), so a multiplicative
+//! hash ([`IdHasher`]) spreads them without the cost of SipHash, and
+//! [`PosMap`] keeps positions mostly in a direct-mapped table.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -38,8 +39,6 @@ pub(crate) struct PosMap {
     /// `(id, position)`; a position of [`FREE`] marks a free slot. Made on
     /// the first insertion ([`SLOTS`] long).
     slots: Vec<(crate::NodeId, u32)>,
-    /// Ids in `slots`.
-    in_slots: usize,
     overflow: IdMap<crate::NodeId, u32>,
 }
 
@@ -61,11 +60,12 @@ impl PosMap {
         let slot = &mut self.slots[Self::slot(id)];
         if slot.1 != FREE && slot.0 == id {
             slot.1 = position;
-        } else if let Some(p) = self.overflow.get_mut(&id) {
+        } else if !self.overflow.is_empty()
+            && let Some(p) = self.overflow.get_mut(&id)
+        {
             *p = position;
         } else if slot.1 == FREE {
             *slot = (id, position);
-            self.in_slots += 1;
         } else {
             self.overflow.insert(id, position);
         }
@@ -86,7 +86,6 @@ impl PosMap {
             && slot.1 != FREE
             && slot.0 == *id
         {
-            self.in_slots -= 1;
             return Some(std::mem::replace(&mut slot.1, FREE));
         }
         if self.overflow.is_empty() { None } else { self.overflow.remove(id) }
@@ -95,7 +94,7 @@ impl PosMap {
     /// The number of ids recorded.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.in_slots + self.overflow.len()
+        self.slots.iter().filter(|(_, p)| *p != FREE).count() + self.overflow.len()
     }
 
     /// The ids and positions recorded, in no order.

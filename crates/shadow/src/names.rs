@@ -304,8 +304,9 @@ impl Hasher for NameHasher {
 type NameMap = HashMap<&'static str, u32, BuildHasherDefault<NameHasher>>;
 
 struct Table {
-    /// Per namespace: the stored name → id (names of up to 8 bytes packed in a `u64`).
+    /// Per namespace: the stored name → id (looked up for names over 8 bytes).
     exact: [NameMap; 3],
+    /// Per namespace: the stored name packed in a `u64` → id (names of up to 8 bytes).
     exact_short: [ShortMap; 3],
     /// Per namespace: the ASCII-lowercased name → id.
     lower: [NameMap; 3],

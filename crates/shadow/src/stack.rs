@@ -181,7 +181,8 @@ impl OpenElement {
     }
 
     /// Whether this is the element with known id `key` (`names::html` for HTML
-    /// elements: ids are per namespace, so the namespace is checked too).
+    /// elements): known ids differ across namespaces, so the id alone says
+    /// the namespace too.
     pub(crate) fn is_known(&self, key: u32) -> bool {
         self.known == key
     }
@@ -578,8 +579,7 @@ impl Stack {
             Some(k) => k,
             None => *self.keys[ns_index(ns)].get(name)?,
         };
-        let head = self.name_heads[key as usize];
-        (head != NONE).then_some(head as usize)
+        self.topmost_known(key)
     }
 
     /// Position of the topmost open element with known id `key`.
