@@ -6,14 +6,15 @@
 //! union of those its children left for `~`, and the child, type and `of S`
 //! counters). Nothing else of the document is kept.
 
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use htrewrite_shadow::{AttrNamespace, Event, Namespace, NodeId, Position, QuirksMode, ShadowAttr};
 
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
-    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, State,
-    StateSet, Test, attribute_value_key, key,
+    AttributeTest, Compound, IdHasher, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId,
+    State, StateSet, Test, attribute_value_key, key,
 };
 use crate::work::tick;
 
@@ -224,9 +225,16 @@ struct Siblings {
     children: u32,
     last_plus: Option<Arc<StateSet>>,
     tilde: Option<Arc<StateSet>>,
-    types: IdMap<u32>,
+    types: TypeCounts,
     of_counts: Vec<u32>,
 }
+
+/// The number of children of each type (`key(KEY_TAG + 8 * ns, name)`) in a
+/// sibling cursor, for `:nth-of-type`. A persistent map: a table's foster
+/// cursor starts as a copy of its parent's cursor (`Matcher::keep`), and
+/// that copy must cost O(1), not O(types): copying a plain map made
+/// `<x1>…<xN>` followed by N tables quadratic. Updates are O(log types).
+type TypeCounts = rpds::HashTrieMapSync<u64, u32, BuildHasherDefault<IdHasher>>;
 
 /// The element being matched.
 struct Ctx<'a> {
@@ -688,7 +696,11 @@ impl Matcher {
         // as its own sibling cursor, taken before it advances.
         let foster = before.and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
         let cursor = foster.unwrap_or(&parent_rec.unwrap_or(&self.empty).siblings);
-        let cursor_snapshot = (el.ns == Namespace::Html && el.name == "table").then(|| cursor.clone());
+        // (O(1) work: the sets are shared, the type counts a persistent map.)
+        let cursor_snapshot = (el.ns == Namespace::Html && el.name == "table").then(|| {
+            tick(1 + cursor.of_counts.len());
+            cursor.clone()
+        });
         // Nested elements of one kind (`span > span` in `<span><span>…`) and
         // runs of siblings (`li + li`) mostly leave the very states their
         // parent or previous sibling left: share that set.
@@ -719,7 +731,8 @@ impl Matcher {
                 c.tilde = StateSet::union(&c.tilde, tilde, &p.states);
             }
             if needs_types {
-                *c.types.entry(type_key).or_insert(0) += 1;
+                let n = c.types.get(&type_key).copied().unwrap_or(0);
+                c.types.insert_mut(type_key, n + 1);
             }
             for (n, hit) in c.of_counts.iter_mut().zip(&of_hits) {
                 *n += u32::from(*hit);

@@ -12,7 +12,7 @@ use htrewrite_tokenizer::Tokenizer;
 
 use crate::{Matcher, Program};
 
-/// (prefix, unit repeated n times, suffix), selectors.
+/// (prefix, unit repeated n times (`{i}` in it: the repetition's number), suffix), selectors.
 type Shape = (&'static str, &'static str, &'static str, &'static [&'static str]);
 
 const UNCLOSED_P: Shape =
@@ -42,12 +42,23 @@ const LONG_SIBLING_RUN_CLOSED: Shape =
 const FORMATTING_ELEMENTS: Shape = ("", "<b>", "<p>x", &["b b", "b > b + b", "p > b"]);
 const NESTED_TABLES: Shape = ("", "<table><tr><td>", "", &["td td", "table > tbody > tr > td", "td > table"]);
 const ADOPTION_CLONES: Shape = ("", "<a><div></a>", "", &["a a", "div > a", "a + div", "a ~ a"]);
+/// Element types without end (`{i}` is the repetition's number), each
+/// followed by a table with fostered content: every table's foster cursor
+/// starts as a copy of its parent's sibling cursor, type counts included
+/// (a plain map copy was O(types): quadratic here).
+const FOSTER_CURSORS_OVER_MANY_TYPES: Shape = (
+    "<!DOCTYPE html><div>",
+    "<x{i}></x{i}><table><b></b><tr><td></table>",
+    "</div>",
+    &[":nth-of-type(2)", "b:nth-of-type(1)", "table + b", "div > b:nth-of-type(odd)", "x1 ~ b"],
+);
 
 /// The matcher's counted work plus the number of events for the shape at
 /// `n` repetitions, and the most records it kept at once.
 fn work(shape: Shape, n: usize) -> (u64, usize) {
     let (prefix, unit, suffix, selectors) = shape;
-    let doc = format!("{prefix}{}{suffix}", unit.repeat(n));
+    let units: String = (0..n).map(|i| unit.replace("{i}", &i.to_string())).collect();
+    let doc = format!("{prefix}{units}{suffix}");
     let program = Arc::new(Program::new(selectors).expect("valid selectors"));
     let mut matcher = Matcher::new(program);
     let mut events = 0u64;
@@ -117,6 +128,11 @@ fn adversarial_nested_tables() {
 #[test]
 fn adversarial_adoption_clones() {
     linear(ADOPTION_CLONES);
+}
+
+#[test]
+fn adversarial_foster_cursors_over_many_types() {
+    linear(FOSTER_CURSORS_OVER_MANY_TYPES);
 }
 
 /// The counter sees the matcher's work: it grows with the input. (A

@@ -1,7 +1,8 @@
 //! A deterministic work counter for the linear-time tests (`tests.rs`):
 //! the matcher calls [`tick`] for every candidate state it tests, state it
 //! gathers or copies into a set, key it looks up, attribute it keys, record
-//! it drops and detached element it places. It
+//! it drops, detached element it places and sibling cursor it copies (by
+//! the entries a copy really copies). It
 //! counts only in this crate's unit tests (per thread); elsewhere it
 //! compiles to nothing, as the shadow's own counter does.
 
