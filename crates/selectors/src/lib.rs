@@ -116,11 +116,14 @@
 //!   `tests::adversarial_*` unit tests count the matcher's work (`work.rs`:
 //!   candidate states tested, states gathered or copied into sets, keys
 //!   looked up, attributes keyed, records dropped, detached elements
-//!   placed) plus the events at 2e3 and 8e3 repetitions of
-//!   unclosed `<p>`, deep `<div>` and `<span>` nesting with descendant
-//!   selectors, long `<li>` sibling runs with `~`, `+` and `:nth-child`,
-//!   formatting elements, nested tables and adoption-agency clones: at most
-//!   × 4.2 for 4× the input (no timing).
+//!   placed, sibling cursors copied) plus the events at 2e3 and 8e3
+//!   repetitions of unclosed `<p>`, deep `<div>` and `<span>` nesting with
+//!   descendant selectors, long `<li>` sibling runs with `~`, `+` and
+//!   `:nth-child`, formatting elements, nested tables, adoption-agency
+//!   clones, and tables with fostered content after many element types
+//!   with `:nth-of-type` (a table's foster cursor copies its parent's type
+//!   counts, a persistent map, in O(1)): at most × 4.2 for 4× the input (no
+//!   timing).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
