@@ -29,6 +29,25 @@ const CASES: &[Case] = &[
         "<a b='>' c=\">\" d=e>x",
         &[(K::StartTag, "<a b='>' c=\">\" d=e>"), (K::Text(M::Data), "x")],
     ),
+    // The tag fast path checks a one-letter name's end before its
+    // eight-byte scan; two letters and more take the scan.
+    (
+        "one-letter tag names",
+        "<a><p class=x>t</p></a><b/><i\n>x<ab>y<u",
+        &[
+            (K::StartTag, "<a>"),
+            (K::StartTag, "<p class=x>"),
+            (K::Text(M::Data), "t"),
+            (K::EndTag, "</p>"),
+            (K::EndTag, "</a>"),
+            (K::StartTag, "<b/>"),
+            (K::StartTag, "<i\n>"),
+            (K::Text(M::Data), "x"),
+            (K::StartTag, "<ab>"),
+            (K::Text(M::Data), "y"),
+            (K::Dropped(D::EofInTag), "<u"),
+        ],
+    ),
     ("quote inside attribute name", "<a b\"c>d\">", &[(K::StartTag, "<a b\"c>"), (K::Text(M::Data), "d\">")]),
     ("self closing and solidus", "<br/><a/b>", &[(K::StartTag, "<br/>"), (K::StartTag, "<a/b>")]),
     ("eof in tag", "x<a b='c", &[(K::Text(M::Data), "x"), (K::Dropped(D::EofInTag), "<a b='c")]),

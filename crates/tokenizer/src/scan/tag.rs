@@ -139,7 +139,12 @@ impl Tokenizer {
         sink: &mut S,
     ) -> usize {
         let len = chunk.len();
-        let mut j = find_class(chunk, i, TAG_NAME_END);
+        // One-letter names (`a`, `p`, `b`, `i`) end at once: their end is
+        // checked before the eight-byte scan.
+        let mut j = match chunk.get(i) {
+            Some(&b) if CLASS[b as usize] & TAG_NAME_END != 0 => i,
+            _ => find_class(chunk, i, TAG_NAME_END),
+        };
         if j == len {
             self.state = State::TagName;
             return j;
