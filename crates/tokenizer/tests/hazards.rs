@@ -29,11 +29,12 @@ const CASES: &[Case] = &[
         "<a b='>' c=\">\" d=e>x",
         &[(K::StartTag, "<a b='>' c=\">\" d=e>"), (K::Text(M::Data), "x")],
     ),
-    // The tag fast path checks a one-letter name's end before its
-    // eight-byte scan; two letters and more take the scan.
+    // The tag fast path checks the four bytes after a tag name's first
+    // letter one by one, then scans eight bytes at a time: names of one to
+    // seven letters, each also cut by every chunk end.
     (
-        "one-letter tag names",
-        "<a><p class=x>t</p></a><b/><i\n>x<ab>y<u",
+        "short and long tag names",
+        "<a><p class=x>t</p></a><b/><i\n>x<ab>y<div\tid=1><span/><abcd><abcde>z</abcdefg ><u",
         &[
             (K::StartTag, "<a>"),
             (K::StartTag, "<p class=x>"),
@@ -45,6 +46,12 @@ const CASES: &[Case] = &[
             (K::Text(M::Data), "x"),
             (K::StartTag, "<ab>"),
             (K::Text(M::Data), "y"),
+            (K::StartTag, "<div\tid=1>"),
+            (K::StartTag, "<span/>"),
+            (K::StartTag, "<abcd>"),
+            (K::StartTag, "<abcde>"),
+            (K::Text(M::Data), "z"),
+            (K::EndTag, "</abcdefg >"),
             (K::Dropped(D::EofInTag), "<u"),
         ],
     ),
