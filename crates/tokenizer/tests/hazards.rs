@@ -55,6 +55,18 @@ const CASES: &[Case] = &[
             (K::Dropped(D::EofInTag), "<u"),
         ],
     ),
+    // Attribute names go through the same four-byte check before the scan:
+    // names of one to fourteen bytes, ending at `=`, space, `/` and `>`.
+    (
+        "short and long attribute names",
+        "<a id=1 href=\"x\" class='y' data-long-name=z n lang/><b c d=e>f<i xy",
+        &[
+            (K::StartTag, "<a id=1 href=\"x\" class='y' data-long-name=z n lang/>"),
+            (K::StartTag, "<b c d=e>"),
+            (K::Text(M::Data), "f"),
+            (K::Dropped(D::EofInTag), "<i xy"),
+        ],
+    ),
     ("quote inside attribute name", "<a b\"c>d\">", &[(K::StartTag, "<a b\"c>"), (K::Text(M::Data), "d\">")]),
     ("self closing and solidus", "<br/><a/b>", &[(K::StartTag, "<br/>"), (K::StartTag, "<a/b>")]),
     ("eof in tag", "x<a b='c", &[(K::Text(M::Data), "x"), (K::Dropped(D::EofInTag), "<a b='c")]),
