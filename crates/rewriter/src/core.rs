@@ -150,6 +150,17 @@ impl EventSink for Collector {
             _ => {}
         }
     }
+
+    /// Text events count for their places only.
+    fn wants_text(&self) -> bool {
+        false
+    }
+
+    /// The attributes of an element from a start tag are read from its token
+    /// (by handlers); the events' are read only by the matcher.
+    fn wants_start_tag_attributes(&self, name: &str) -> bool {
+        self.matcher.as_ref().is_some_and(|m| m.reads_attributes_of(name))
+    }
 }
 
 /// Work waiting for an element's end.

@@ -168,6 +168,9 @@ pub struct Program {
     /// parents need no sibling cursor, so an element that leaves no state
     /// for its descendants or children needs no record.
     pub(crate) sparse_records: bool,
+    /// The elements whose attributes matching may read: `None` for all,
+    /// else those with these names (ASCII-lowercase, sorted).
+    pub(crate) attribute_readers: Option<Vec<String>>,
 }
 
 #[derive(Debug)]
@@ -569,6 +572,7 @@ impl Program {
                 needs_child_counts: false,
                 flat: false,
                 sparse_records: false,
+                attribute_readers: None,
             },
         };
         for (i, list) in lists.iter().enumerate() {
@@ -619,6 +623,7 @@ impl Program {
             }
             p.by_tag = Some(by_tag);
         }
+        p.attribute_readers = attribute_readers(&p);
         p.start_filter = KeyFilter::new(firsts.iter().map(|&s| p.states[s as usize].key).filter(|&k| k != 0));
         p.start = Arc::new(StateSet::new(firsts, &p.states));
         Ok(p)
@@ -629,6 +634,40 @@ impl Program {
     #[inline]
     pub(crate) fn may_start(&self, keys: &[u64]) -> bool {
         self.start_unkeyed || keys.iter().any(|&k| self.start_filter.may_contain(k))
+    }
+
+    /// Whether matching may read the attributes (ids and classes included)
+    /// of an element named `name` (ASCII-lowercase; for SVG elements the
+    /// lowercase of the adjusted name, `foreignobject`): `false` when no
+    /// compound that an element of this name may pass tests attributes.
+    /// For an element named otherwise, the matcher gives the same matches
+    /// with its attributes as without them, so the shadow need not decode
+    /// them for the matcher (`htrewrite_shadow::EventSink::wants_start_tag_attributes`).
+    ///
+    /// A compound with a type selector that tests attributes (in itself or
+    /// in a `:not()`, `:is()`, `:where()` or `of S` list inside it) reads
+    /// the attributes of elements with that name; one without a type
+    /// selector (`.x`, `*[href]`, `:not(a[href])`), of all elements; the
+    /// compounds of `:nth-child(… of S)` lists are tested at every sibling,
+    /// by their own type selectors.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::Program;
+    /// let p = Program::new(["a[href]", "ul > li", "link:not([rel])"])?;
+    /// assert!(p.reads_attributes_of("a") && p.reads_attributes_of("link"));
+    /// assert!(!p.reads_attributes_of("li") && !p.reads_attributes_of("div"));
+    /// assert!(Program::new(["p", ".x"])?.reads_attributes_of("div"));
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    ///
+    /// # Complexity
+    /// O(log n) name comparisons, n the number of names of compounds that test attributes.
+    pub fn reads_attributes_of(&self, name: &str) -> bool {
+        match &self.attribute_readers {
+            None => true,
+            Some(names) => names.binary_search_by(|n| n.as_str().cmp(name)).is_ok(),
+        }
     }
 
     /// The number of selector lists compiled ([`RuleId`]s are `0..len`).
@@ -686,6 +725,32 @@ fn compound_key(c: &Compound) -> (u64, u64) {
         }
     }
     (0, 0)
+}
+
+/// `Program::attribute_readers`: the names of the compounds that test
+/// attributes, `None` when one of them has no type selector.
+fn attribute_readers(p: &Program) -> Option<Vec<String>> {
+    let compounds = p.states.iter().map(|s| &s.compound).chain(p.of_lists.iter().flat_map(|l| &l.compounds));
+    let mut names = Vec::new();
+    for c in compounds {
+        if tests_attributes(&c.tests, p) {
+            names.push(c.name.as_ref()?.0.clone());
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    Some(names)
+}
+
+/// Whether `tests` read the attributes of the element they are tested at.
+fn tests_attributes(tests: &[Test], p: &Program) -> bool {
+    let inner = |l: &InnerList| l.compounds.iter().any(|c| tests_attributes(&c.tests, p));
+    tests.iter().any(|t| match t {
+        Test::Id(_) | Test::Class(_) | Test::Attribute(_) => true,
+        Test::Not(l) | Test::Is(l) => inner(l),
+        Test::NthChild(_, Some(j)) => inner(&p.of_lists[*j as usize]),
+        Test::Root | Test::NthChild(_, None) | Test::NthOfType(_) => false,
+    })
 }
 
 /// The first `[name=value]` test of a compound that its element must pass

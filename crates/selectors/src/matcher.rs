@@ -422,6 +422,19 @@ impl Matcher {
         self.pending.insert(element.id.0, p);
     }
 
+    /// [`Program::reads_attributes_of`] of this matcher's program.
+    ///
+    /// # Example
+    /// ```
+    /// let p = std::sync::Arc::new(htrewrite_selectors::Program::new(["a[href]", "p"])?);
+    /// let m = htrewrite_selectors::Matcher::new(p);
+    /// assert!(m.reads_attributes_of("a") && !m.reads_attributes_of("p"));
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn reads_attributes_of(&self, name: &str) -> bool {
+        self.program.reads_attributes_of(name)
+    }
+
     /// Forgets an element that left the stack of open elements.
     ///
     /// # Example

@@ -44,6 +44,10 @@ impl Builder {
 
     /// Merges attributes not already present into `html` or `body`.
     fn merge_attrs(&mut self, s: &mut dyn EventSink, body: bool, attrs: &[ShadowAttr]) {
+        if !self.tag_attrs_shown {
+            // The sink does not read them (and nothing else does).
+            return;
+        }
         let (id, present) = if body {
             match &mut self.body {
                 Some((id, names)) => (*id, names),

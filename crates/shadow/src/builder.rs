@@ -57,6 +57,12 @@ pub(crate) struct Builder {
     /// The text token being processed is known to have no U+0000 (its raw
     /// bytes were checked when it was decoded).
     pub text_without_nul: bool,
+    /// The sink reads the characters of text events ([`EventSink::wants_text`]):
+    /// else text events carry none.
+    pub text_shown: bool,
+    /// The sink reads the attributes of the current start tag's element
+    /// ([`EventSink::wants_start_tag_attributes`]): else its events carry none.
+    pub tag_attrs_shown: bool,
     /// Drop a leading LF of the next token (`<pre>`, `<listing>`, `<textarea>`).
     pub skip_newline: bool,
     /// Set when a start tag switched the tokenizer's state.
@@ -103,6 +109,8 @@ impl Builder {
             next_id: 1,
             span: Span::default(),
             text_without_nul: false,
+            text_shown: true,
+            tag_attrs_shown: true,
             skip_newline: false,
             text_mode: None,
             table_ws: String::new(),
@@ -341,7 +349,10 @@ impl Builder {
         self_closing: bool,
     ) -> NodeId {
         let id = self.new_id();
-        s.event(Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing });
+        // Elements made for the current start tag show its attributes only
+        // when the sink wants them; the rules below read them all the same.
+        let shown = if self.tag_attrs_shown || !origin.is_from_start_tag() { attrs } else { &[] };
+        s.event(Event::ElementOpened { id, name, ns, attrs: shown, origin, position, self_closing });
         let annotation_xml_html = ns == Namespace::MathMl
             && name == "annotation-xml"
             && attrs.iter().any(|a| {
@@ -395,14 +406,44 @@ impl Builder {
 
     /// [Insert characters](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-character).
     pub(crate) fn insert_text(&mut self, s: &mut dyn EventSink, text: &str) {
-        if text.is_empty() {
-            return;
+        if !text.is_empty() {
+            self.insert_characters(s, text);
         }
+    }
+
+    /// [`Builder::insert_text`] for characters known to be there (`text`
+    /// may be empty when they were not decoded): the event carries `text`
+    /// if the sink wants it, else none.
+    fn insert_characters(&mut self, s: &mut dyn EventSink, text: &str) {
         let position = self.appropriate_place(None);
         if position == (Position::Append { parent: NodeId::DOCUMENT }) {
             return;
         }
-        s.event(Event::Text { position, text });
+        s.event(Event::Text { position, text: if self.text_shown { text } else { "" } });
+    }
+
+    /// A run of character tokens that [`Builder::reads_text_as_classified`]
+    /// accepted, without its characters: `non_ws` tells whether it has
+    /// any that are not whitespace. Does what the insertion mode does with
+    /// the decoded text (the dispatcher's steps, then [`Builder::text_by_mode`]
+    /// for one run: in body, [`Builder::body_text`] without U+0000).
+    pub(crate) fn dispatch_classified_text(&mut self, s: &mut dyn EventSink, non_ws: bool) {
+        use InsertionMode as M;
+        match self.mode {
+            M::InBody | M::InCaption | M::InCell | M::InTemplate | M::AfterBody | M::AfterAfterBody => {
+                // spec (in body): reconstruct, insert, and frameset-ok is "not ok"
+                // after a character that is not whitespace ("after body": whitespace
+                // is processed by the rules of "in body").
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_characters(s, "");
+                if non_ws {
+                    self.frameset_ok = false;
+                }
+            }
+            // spec: whitespace is ignored.
+            M::Initial | M::BeforeHtml | M::BeforeHead => {}
+            _ => self.insert_characters(s, ""),
+        }
     }
 
     /// [Insert a comment](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-comment)

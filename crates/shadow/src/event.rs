@@ -316,7 +316,9 @@ pub enum Event<'a> {
         name: &'a str,
         /// Its namespace.
         ns: Namespace,
-        /// Attributes with adjusted names, duplicates dropped.
+        /// Attributes with adjusted names, duplicates dropped (empty for a
+        /// start tag whose attributes the sink declined:
+        /// [`EventSink::wants_start_tag_attributes`]).
         attrs: &'a [ShadowAttr],
         /// Where it came from.
         origin: Origin,
@@ -337,7 +339,8 @@ pub enum Event<'a> {
     Text {
         /// Where.
         position: Position,
-        /// The characters (never empty).
+        /// The characters (never empty, unless the sink declined them:
+        /// [`EventSink::wants_text`]).
         text: &'a str,
     },
     /// A comment inserted.
@@ -455,6 +458,88 @@ pub trait EventSink {
     fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
         let _ = (host, template);
     }
+
+    /// Whether this sink reads the characters of [`Event::Text`]; asked once
+    /// per token, before the token is processed.
+    ///
+    /// `true` (the default): every `Event::Text` carries its decoded
+    /// characters, never empty. `false`: every `Event::Text` carries
+    /// `text: ""`, and nothing else changes: the same events, in the same
+    /// order, at the same positions, with the same ids and closing causes.
+    /// The shadow then decodes a text token only where tree construction
+    /// itself looks at its characters beyond telling whitespace from the
+    /// rest (tables, foreign content, U+0000, the newline after `<pre>`, …).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, NodeId, Shadow, ShadowOptions, TreeToken};
+    /// #[derive(Default)]
+    /// struct Places(Vec<(Option<NodeId>, String)>);
+    /// impl EventSink for Places {
+    ///     fn event(&mut self, e: Event<'_>) {
+    ///         if let Event::Text { position, text } = e {
+    ///             self.0.push((position.parent(), text.to_owned()));
+    ///         }
+    ///     }
+    ///     fn wants_text(&self) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let mut places = Places::default();
+    /// shadow.process_tree_token(TreeToken::Text("hello"), Default::default(), &mut places);
+    /// let body = shadow.current_node().unwrap().id();
+    /// assert_eq!(places.0, [(Some(body), String::new())]);
+    /// ```
+    fn wants_text(&self) -> bool {
+        true
+    }
+
+    /// Whether this sink reads the attributes of the element made for a
+    /// start tag named `name` (ASCII-lowercase, as the tokenizer decodes it,
+    /// before SVG case adjustment); asked once per start tag, before it is
+    /// processed. The answer must not change during a run (for one name).
+    ///
+    /// `true` (the default): events carry the attributes as documented.
+    /// `false`: the [`Event::ElementOpened`] of an element made for this
+    /// start tag ([`Origin::StartTag`]) carries `attrs: &[]`, and the tag
+    /// adds no [`Event::AttributesAdded`] to `html` or `body`; nothing else
+    /// changes: the same events, in the same order, with the same ids,
+    /// names and positions. Clones of formatting elements
+    /// ([`Origin::ReconstructedFormatting`], [`Origin::AdoptionAgencyClone`])
+    /// always carry their attributes: the shadow keeps those of formatting
+    /// elements anyway. The shadow then decodes and copies a start tag's
+    /// attributes only where tree construction itself reads them
+    /// (formatting elements, `input`, `select`, `option`, `template`,
+    /// `annotation-xml`).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, Shadow, ShadowAttr, ShadowOptions, TagToken, TreeToken};
+    /// #[derive(Default)]
+    /// struct Links(Vec<(String, usize)>);
+    /// impl EventSink for Links {
+    ///     fn event(&mut self, e: Event<'_>) {
+    ///         if let Event::ElementOpened { name, attrs, .. } = e {
+    ///             self.0.push((name.to_owned(), attrs.len()));
+    ///         }
+    ///     }
+    ///     fn wants_start_tag_attributes(&self, name: &str) -> bool {
+    ///         name == "link"
+    ///     }
+    /// }
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let mut links = Links::default();
+    /// for name in ["link", "meta"] {
+    ///     let t = TagToken::new(name, vec![ShadowAttr::new("rel", "x")]);
+    ///     shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut links);
+    /// }
+    /// assert_eq!(links.0[2..], [("link".to_owned(), 1), ("meta".to_owned(), 0)]); // after html, head
+    /// ```
+    fn wants_start_tag_attributes(&self, name: &str) -> bool {
+        let _ = name;
+        true
+    }
 }
 
 impl<F: FnMut(Event<'_>)> EventSink for F {
@@ -463,7 +548,8 @@ impl<F: FnMut(Event<'_>)> EventSink for F {
     }
 }
 
-/// An [`EventSink`] that drops every event.
+/// An [`EventSink`] that drops every event, and so wants neither text nor
+/// attributes ([`EventSink::wants_text`], [`EventSink::wants_start_tag_attributes`]).
 ///
 /// # Example
 /// ```
@@ -475,6 +561,14 @@ pub struct NoEvents;
 
 impl EventSink for NoEvents {
     fn event(&mut self, _e: Event<'_>) {}
+
+    fn wants_text(&self) -> bool {
+        false
+    }
+
+    fn wants_start_tag_attributes(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// An owned copy of an [`Event`], for tests and recording.

@@ -111,6 +111,42 @@ impl Builder {
         }
     }
 
+    /// Whether the next run of character tokens, `non_ws` telling whether it
+    /// has characters other than whitespace, is processed the same without
+    /// its characters (by [`Builder::dispatch_classified_text`]), for a sink
+    /// that does not read them: the dispatcher sends it to an insertion mode
+    /// (not to foreign content, no newline to drop after `<pre>`) that
+    /// inserts it whole ("text"; "in body" and the modes that process
+    /// characters as it does, when `may_have_nul` says it has no U+0000 to
+    /// drop), or whitespace that the mode inserts whole or ignores. The
+    /// table modes keep the characters for later; they are left out.
+    pub(crate) fn reads_text_as_classified(&self, non_ws: bool, may_have_nul: impl FnOnce() -> bool) -> bool {
+        use InsertionMode as M;
+        if !self.started || self.stopped || self.skip_newline || !self.use_html_rules(None) {
+            return false;
+        }
+        match self.mode {
+            M::Text => true,
+            M::InBody | M::InCaption | M::InCell | M::InTemplate => !may_have_nul(),
+            M::Initial
+            | M::BeforeHtml
+            | M::BeforeHead
+            | M::InHead
+            | M::InHeadNoscript
+            | M::AfterHead
+            | M::InColumnGroup
+            | M::AfterBody
+            | M::AfterAfterBody => !non_ws,
+            M::InTable
+            | M::InTableText
+            | M::InTableBody
+            | M::InRow
+            | M::InFrameset
+            | M::AfterFrameset
+            | M::AfterAfterFrameset => false,
+        }
+    }
+
     /// Whether the token goes to the insertion mode (not to the rules for foreign content).
     /// `None` stands for a character token.
     fn use_html_rules(&self, tok: Option<Tok<'_>>) -> bool {
@@ -604,7 +640,7 @@ impl Builder {
             id,
             name: "template",
             ns: Namespace::Html,
-            attrs: &t.attrs,
+            attrs: if self.tag_attrs_shown { &t.attrs } else { &[] },
             origin,
             position: Position::Detached,
             self_closing: false,

@@ -2,9 +2,10 @@
 
 use std::borrow::Cow;
 
-use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
+use htrewrite_tokenizer::{AttributeSpan, Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
 use crate::builder::Builder;
+use crate::tags;
 use crate::token::{CommentLike, Tok};
 use crate::{Event, EventSink, InsertionMode, Namespace, NodeId, Origin, QuirksMode, ShadowAttr, TagToken, TreeToken};
 
@@ -258,16 +259,33 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
     }));
 }
 
-/// Fills `tag` from a start tag token, reusing its buffers: the name and the
+/// Fills `tag` from a start tag token, reusing its buffers: the name and,
+/// when `wanted` says the sink reads them for this name or tree
+/// construction does ([`tags::attributes_read_by_tree_construction`]), the
 /// attributes, duplicates dropped (first wins), as `Token::tag_name` and
-/// `Token::attributes` decode them.
-fn fill_start_tag(tag: &mut TagToken, token: &Token<'_>, spare: &mut Vec<ShadowAttr>) {
+/// `Token::attributes` decode them; else no attributes. Returns `wanted`'s
+/// answer.
+fn fill_start_tag(
+    tag: &mut TagToken,
+    token: &Token<'_>,
+    spare: &mut Vec<ShadowAttr>,
+    wanted: impl FnOnce(&str) -> bool,
+) -> bool {
     let span = token.span();
     tag.name.clear();
     push_name(&mut tag.name, token.raw_tag_name());
     tag.self_closing = token.is_self_closing();
     tag.span = span;
-    let spans = token.attribute_spans();
+    let wanted = wanted(&tag.name);
+    let spans =
+        if wanted || tags::attributes_read_by_tree_construction(&tag.name) { token.attribute_spans() } else { &[] };
+    fill_attributes(tag, token, spans, spare);
+    wanted
+}
+
+/// Fills `tag.attrs` from the attributes of `token` at `spans` (all of
+/// them, or none), duplicates dropped (first wins).
+fn fill_attributes(tag: &mut TagToken, token: &Token<'_>, spans: &[AttributeSpan], spare: &mut Vec<ShadowAttr>) {
     if spans.len() > 32 {
         // Many attributes: the tokenizer's duplicate detection (a hash set).
         tag.attrs.clear();
@@ -316,6 +334,14 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
     fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
         self.0.attach_declarative_shadow_root(host, template)
     }
+
+    fn wants_text(&self) -> bool {
+        self.0.wants_text()
+    }
+
+    fn wants_start_tag_attributes(&self, name: &str) -> bool {
+        self.0.wants_start_tag_attributes(name)
+    }
 }
 
 impl Shadow {
@@ -354,23 +380,38 @@ impl Shadow {
     /// ```
     pub fn process<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, sink: &mut E) -> Feedback {
         let span = token.span();
-        let s = &mut Dyn(sink);
+        self.b.text_shown = sink.wants_text();
         match token.kind() {
             TokenKind::Text(mode) => {
-                let plain = plain(token.raw());
-                let text = plain.map_or_else(|| token.text().unwrap_or_default(), Cow::Borrowed);
+                let raw = token.raw();
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
+                let first = first_non_ws_char(raw, span.start, refs);
+                // U+0000 stays itself only in data and CDATA text (else it is U+FFFD).
+                let nul =
+                    || matches!(mode, TextMode::Data | TextMode::CdataSection) && memchr::memchr(0, raw).is_some();
+                let non_ws = !first.is_empty();
+                if !self.b.text_shown && self.b.reads_text_as_classified(non_ws, nul) {
+                    debug_assert!(
+                        token.text().is_some_and(|t| (tags::ws_prefix_len(&t) < t.len()) == non_ws),
+                        "{raw:?} is whitespace exactly when its decoded text is"
+                    );
+                    return self.b.run_classified_text(non_ws, first, &mut Dyn(sink));
+                }
+                let plain = plain(raw);
+                let text = plain.map_or_else(|| token.text().unwrap_or_default(), Cow::Borrowed);
                 // Plain text has no NUL: characters in body need not look for U+0000.
                 self.b.text_without_nul = plain.is_some();
-                let f = self.b.run(TreeToken::Text(&text), first_non_ws_char(token.raw(), span.start, refs), s);
+                let f = self.b.run(TreeToken::Text(&text), first, &mut Dyn(sink));
                 self.b.text_without_nul = false;
                 f
             }
             TokenKind::StartTag => {
-                fill_start_tag(&mut self.tag, token, &mut self.spare);
-                self.b.run(TreeToken::StartTag(&self.tag), span, s)
+                let wanted = |name: &str| sink.wants_start_tag_attributes(name);
+                self.b.tag_attrs_shown = fill_start_tag(&mut self.tag, token, &mut self.spare, wanted);
+                self.b.run(TreeToken::StartTag(&self.tag), span, &mut Dyn(sink))
             }
             TokenKind::EndTag => {
+                let s = &mut Dyn(sink);
                 let tag = &mut self.end_tag;
                 tag.name.clear();
                 push_name(&mut tag.name, token.raw_tag_name());
@@ -379,14 +420,17 @@ impl Shadow {
                 self.b.run(TreeToken::EndTag(&self.end_tag), span, s)
             }
             TokenKind::Comment(_) => {
+                let s = &mut Dyn(sink);
                 let data = token.comment_data().unwrap_or_default();
                 self.b.run(TreeToken::Comment(&data), span, s)
             }
             TokenKind::Doctype => {
+                let s = &mut Dyn(sink);
                 let d = token.doctype().unwrap_or_default();
                 self.b.run(TreeToken::Doctype(&d), span, s)
             }
             TokenKind::ProcessingInstruction => {
+                let s = &mut Dyn(sink);
                 let (target, data) = token.processing_instruction().unwrap_or_default();
                 self.b.run(TreeToken::ProcessingInstruction { target: &target, data: &data }, span, s)
             }
@@ -412,6 +456,10 @@ impl Shadow {
         span: Span,
         sink: &mut E,
     ) -> Feedback {
+        self.b.text_shown = sink.wants_text();
+        if let TreeToken::StartTag(t) = token {
+            self.b.tag_attrs_shown = sink.wants_start_tag_attributes(&t.name);
+        }
         self.b.run(token, span, &mut Dyn(sink))
     }
 
@@ -427,6 +475,7 @@ impl Shadow {
     /// assert!(shadow.open_elements().is_empty());
     /// ```
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
+        self.b.text_shown = sink.wants_text();
         self.b.finish(&mut Dyn(sink));
     }
 
@@ -646,10 +695,7 @@ impl Shadow {
 /// buffers, so that a token filled into them can be run without moving them).
 impl Builder {
     fn run(&mut self, token: TreeToken<'_>, span: Span, s: &mut dyn EventSink) -> Feedback {
-        // Between tokens no position is held anywhere: the stack may drop its holes.
-        self.stack.maybe_compact();
-        self.span = span;
-        self.text_mode = None;
+        self.begin(span);
         let start = matches!(token, TreeToken::StartTag(_));
         match token {
             TreeToken::Text(t) => self.dispatch_text(t, s),
@@ -663,6 +709,23 @@ impl Builder {
             TreeToken::Eof => self.finish(s),
         }
         self.feedback(start)
+    }
+
+    /// The steps before each token: `span` is the token's.
+    fn begin(&mut self, span: Span) {
+        // Between tokens no position is held anywhere: the stack may drop its holes.
+        self.stack.maybe_compact();
+        self.span = span;
+        self.text_mode = None;
+    }
+
+    /// [`Builder::run`] for a text token that [`Builder::reads_text_as_classified`]
+    /// accepted: `non_ws` tells whether it has characters that are not
+    /// whitespace, `span` is its first such character's.
+    fn run_classified_text(&mut self, non_ws: bool, span: Span, s: &mut dyn EventSink) -> Feedback {
+        self.begin(span);
+        self.dispatch_classified_text(s, non_ws);
+        self.feedback(false)
     }
 
     fn feedback(&mut self, start: bool) -> Feedback {

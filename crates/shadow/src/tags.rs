@@ -242,6 +242,40 @@ pub(crate) fn is_special_html(name: &str) -> bool {
     )
 }
 
+/// Whether tree construction itself reads the attributes of a start tag
+/// named `name` (ASCII-lowercase), so that they are decoded even for a sink
+/// that declines them: the [formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#formatting)
+/// (the Noah's Ark clause compares attributes, and clones carry them;
+/// `font` also leaves foreign content by its `color`, `face` or `size`),
+/// `input` (`type=hidden` in tables and for frameset-ok), `select`
+/// (`multiple`) and `option` (`selected`, `disabled`) for the selectedness
+/// behind [`Event::SelectedContentCloned`](crate::Event::SelectedContentCloned),
+/// `template` (`shadowrootmode`) and MathML `annotation-xml` (`encoding`
+/// makes an HTML integration point).
+pub(crate) fn attributes_read_by_tree_construction(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+            | "input"
+            | "select"
+            | "option"
+            | "template"
+            | "annotation-xml"
+    )
+}
+
 /// Elements popped by [generate implied end tags](https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags).
 pub(crate) fn has_implied_end_tag(name: &str) -> bool {
     matches!(name, "dd" | "dt" | "li" | "optgroup" | "option" | "p" | "rb" | "rp" | "rt" | "rtc")

@@ -821,3 +821,59 @@ fn declarative_shadow_root_only_when_allowed() {
         assert_eq!(p, Position::AppendToTemplateContents { template: templates[0].0 });
     }
 }
+
+/// A sink that declines text and start tags' attributes gets the events a
+/// full sink gets, less those: the text events without characters, the
+/// elements of start tags without attributes, no attributes added to
+/// `html` or `body` (as `EventSink::wants_text` and
+/// `EventSink::wants_start_tag_attributes` say), on the places where tree
+/// construction reads characters or attributes itself. (The html5lib
+/// harness compares the same on every tree-construction case.)
+#[test]
+fn declining_sinks_get_the_same_events_less_text_and_attributes() {
+    use crate::EventSink;
+    struct Declining(Vec<OwnedEvent>);
+    impl EventSink for Declining {
+        fn event(&mut self, e: Event<'_>) {
+            self.0.push(OwnedEvent::from(&e));
+        }
+        fn wants_text(&self) -> bool {
+            false
+        }
+        fn wants_start_tag_attributes(&self, _: &str) -> bool {
+            false
+        }
+    }
+    let documents = [
+        "\n <!doctype html>\n<html lang=en>\n <head> <title>t</title>\n </head>\n <body class=x> <p>a\0b\0</p><body id=y>",
+        "<pre>\n\nx</pre><listing>\r\ny</listing><textarea>\nz</textarea>",
+        "<table> <tr> <td>a</td> x<input type=hidden><input type=text></table>",
+        "<b class=x><b class=x><b class=x><b class=y><p>1</b>2<a href=h>3<div>4</a>5",
+        "<svg><font color=red>x</font><desc>y</desc></svg><math><annotation-xml encoding=text/html><p>z",
+        "<select><selectedcontent></selectedcontent><option>a<option selected>b</select>",
+        "<frameset> <frame> </frameset> \n",
+        "a &#32;&amp; <script>x\0y</script>\0 <template> t </template></html> \n",
+    ];
+    for html in documents {
+        let full = run(html, true).inner.into_parts().1;
+        let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), Declining(Vec::new()));
+        let mut tokenizer = Tokenizer::new();
+        tokenizer.feed(html.as_bytes(), &mut sink);
+        tokenizer.finish(&mut sink);
+        sink.finish();
+        let declined = sink.into_parts().1.0;
+        let expected: Vec<OwnedEvent> = full
+            .into_iter()
+            .filter(|e| !matches!(e, OwnedEvent::AttributesAdded { .. }))
+            .map(|e| match e {
+                OwnedEvent::Text { position, .. } => OwnedEvent::Text { position, text: String::new() },
+                OwnedEvent::ElementOpened { attrs, origin, id, name, ns, position, self_closing } => {
+                    let attrs = if origin.is_from_start_tag() { Vec::new() } else { attrs };
+                    OwnedEvent::ElementOpened { id, name, ns, attrs, origin, position, self_closing }
+                }
+                e => e,
+            })
+            .collect();
+        assert_eq!(declined, expected, "{html:?}");
+    }
+}

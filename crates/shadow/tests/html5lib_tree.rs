@@ -193,16 +193,19 @@ fn event_application() -> Result<(), Failed> {
     Ok(())
 }
 
-/// Runs one chunking, turning a panic into an error that names the chunking.
-fn run_chunking(name: &str, case: &Case, scripting: bool, chunking: &Chunking) -> Result<Run, String> {
-    catch_unwind(AssertUnwindSafe(|| drive::run(&case.data, chunking, case.fragment.as_ref(), scripting))).map_err(
+/// Runs one chunking, recording with a sink that `declines` text and
+/// attributes or not, turning a panic into an error that names the chunking.
+fn run_chunking(name: &str, case: &Case, scripting: bool, chunking: &Chunking, declines: bool) -> Result<Run, String> {
+    let fragment = case.fragment.as_ref();
+    catch_unwind(AssertUnwindSafe(|| drive::run_with(&case.data, chunking, fragment, scripting, declines))).map_err(
         |panic| {
             let msg = panic
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
                 .unwrap_or_else(|| "non-string panic".into());
-            format!("{name}: panicked when fed {}{}: {msg}", chunking.name, describe_cuts(chunking))
+            let sink = if declines { " (a sink that declines text and attributes)" } else { "" };
+            format!("{name}: panicked when fed {}{}{sink}: {msg}", chunking.name, describe_cuts(chunking))
         },
     )
 }
@@ -228,7 +231,7 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
     let fragment = case.fragment.is_some();
     let mut problems: Vec<String> = Vec::new();
 
-    let whole = run_chunking(name, case, scripting, &chunkings[0])?;
+    let whole = run_chunking(name, case, scripting, &chunkings[0], false)?;
     let whole_events = OwnedEvent::canonical(&whole.events);
     let (whole_tree, errors) = tree_of(&whole, fragment);
     for e in errors {
@@ -253,8 +256,33 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
         _ => {}
     }
 
+    // A sink that declines text and attributes gets the same events less
+    // those (the shadow skips decoding them), whole and at the first other
+    // chunking (every byte for short inputs).
+    let declined_events = OwnedEvent::canonical(&drive::as_declined(&whole.events));
+    for chunking in chunkings.iter().take(2) {
+        match run_chunking(name, case, scripting, chunking, true) {
+            Ok(run) => {
+                let events = OwnedEvent::canonical(&run.events);
+                if events != declined_events {
+                    let i = events.iter().zip(&declined_events).position(|(x, y)| x != y);
+                    let i = i.unwrap_or(events.len().min(declined_events.len()));
+                    problems.push(format!(
+                        "a sink that declines text and attributes gets other events when fed {}{}: first \
+                         difference at event #{i}:\n  expected: {:?}\n  declined: {:?}",
+                        chunking.name,
+                        describe_cuts(chunking),
+                        declined_events.get(i),
+                        events.get(i)
+                    ));
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+
     for chunking in &chunkings[1..] {
-        let run = match run_chunking(name, case, scripting, chunking) {
+        let run = match run_chunking(name, case, scripting, chunking, false) {
             Ok(run) => run,
             Err(e) => {
                 problems.push(e);

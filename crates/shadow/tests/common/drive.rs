@@ -9,14 +9,55 @@ use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, Toke
 use crate::common::chunks::Chunking;
 use crate::common::dat::{Context, ContextNs};
 
-/// Records every event, owned.
+/// Records every event, owned; with `declines`, as a sink that reads
+/// neither text nor attributes of start tags (`EventSink::wants_text`,
+/// `EventSink::wants_start_tag_attributes`).
 #[derive(Debug, Default)]
-pub struct Recorder(pub Vec<OwnedEvent>);
+pub struct Recorder {
+    pub events: Vec<OwnedEvent>,
+    pub declines: bool,
+}
 
 impl EventSink for Recorder {
     fn event(&mut self, e: Event<'_>) {
-        self.0.push(OwnedEvent::from(&e));
+        self.events.push(OwnedEvent::from(&e));
     }
+
+    fn wants_text(&self) -> bool {
+        !self.declines
+    }
+
+    fn wants_start_tag_attributes(&self, _name: &str) -> bool {
+        !self.declines
+    }
+}
+
+/// What a sink that declines text and start tags' attributes gets instead
+/// of `events`, as `EventSink`'s docs promise: every text event without
+/// its characters, every element from a start tag without attributes, no
+/// attributes added to `html` or `body`; the rest unchanged.
+pub fn as_declined(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
+    events
+        .iter()
+        .filter(|e| !matches!(e, OwnedEvent::AttributesAdded { .. }))
+        .map(|e| match e {
+            OwnedEvent::Text { position, .. } => OwnedEvent::Text { position: *position, text: String::new() },
+            OwnedEvent::ElementOpened { id, name, ns, origin, position, self_closing, .. }
+                if origin.is_from_start_tag() =>
+            {
+                OwnedEvent::ElementOpened {
+                    id: *id,
+                    name: name.clone(),
+                    ns: *ns,
+                    attrs: Vec::new(),
+                    origin: *origin,
+                    position: *position,
+                    self_closing: *self_closing,
+                }
+            }
+            other => other.clone(),
+        })
+        .collect()
 }
 
 /// What one run produced.
@@ -122,9 +163,15 @@ pub fn tokenizer(fragment: Option<&Context>, scripting: bool) -> Tokenizer {
 
 /// Feeds `input` cut by `chunking` through the tokenizer and the shadow.
 pub fn run(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, scripting: bool) -> Run {
+    run_with(input, chunking, fragment, scripting, false)
+}
+
+/// [`run`], recording with a [`Recorder`] that `declines` or not.
+pub fn run_with(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, scripting: bool, declines: bool) -> Run {
     let mut tokenizer = tokenizer(fragment, scripting);
     let shadow = Shadow::new(options(fragment, scripting));
-    let mut tap = Tap { inner: ShadowSink::new(shadow, Recorder::default()), raw: Vec::new(), stacks: Vec::new() };
+    let recorder = Recorder { events: Vec::new(), declines };
+    let mut tap = Tap { inner: ShadowSink::new(shadow, recorder), raw: Vec::new(), stacks: Vec::new() };
     for chunk in chunking.chunks(input) {
         tokenizer.feed(chunk, &mut tap);
     }
@@ -132,7 +179,7 @@ pub fn run(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, script
     tap.inner.finish();
     let Tap { inner, raw, stacks } = tap;
     let (_, recorder) = inner.into_parts();
-    Run { events: recorder.0, raw, stacks }
+    Run { events: recorder.events, raw, stacks }
 }
 
 /// The events with the spans of `CloseCause::Implied { by }` emptied, to tell that systematic
