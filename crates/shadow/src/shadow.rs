@@ -216,13 +216,33 @@ fn plain(raw: &[u8]) -> Option<&str> {
     if without_specials(raw) { std::str::from_utf8(raw).ok() } else { None }
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Nonzero exactly when a byte of `v` is zero.
+#[inline(always)]
+fn zero_byte(v: u64) -> u64 {
+    v.wrapping_sub(ONES) & !v & HIGHS
+}
+
+/// Whether `raw` has a NUL byte: eight bytes at a time for short text (most
+/// text tokens; `memchr` pays a set-up there), `memchr` for long.
+fn has_nul(raw: &[u8]) -> bool {
+    if raw.len() >= 64 {
+        return memchr::memchr(0, raw).is_some();
+    }
+    let mut words = raw.chunks_exact(8);
+    for w in &mut words {
+        if zero_byte(u64::from_le_bytes(w.try_into().expect("8 bytes"))) != 0 {
+            return true;
+        }
+    }
+    words.remainder().contains(&0)
+}
+
 /// Whether `raw` has none of `&`, CR and NUL, in one pass eight bytes at a
 /// time: a byte equal to one of them is a zero byte of the word xor'ed with it.
 fn without_specials(raw: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Nonzero exactly when a byte of `v` is zero.
-    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let mut words = raw.chunks_exact(8);
     for w in &mut words {
         let v = u64::from_le_bytes(w.try_into().expect("8 bytes"));
@@ -387,8 +407,7 @@ impl Shadow {
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
                 let first = first_non_ws_char(raw, span.start, refs);
                 // U+0000 stays itself only in data and CDATA text (else it is U+FFFD).
-                let nul =
-                    || matches!(mode, TextMode::Data | TextMode::CdataSection) && memchr::memchr(0, raw).is_some();
+                let nul = || matches!(mode, TextMode::Data | TextMode::CdataSection) && has_nul(raw);
                 let non_ws = !first.is_empty();
                 if !self.b.text_shown && self.b.reads_text_as_classified(non_ws, nul) {
                     debug_assert!(
@@ -862,6 +881,22 @@ mod tests {
                     let mut around = vec![0x27u8; len]; // one above '&'
                     around[at] = special;
                     assert_eq!(without_specials(&around), naive(&around), "{around:?}");
+                }
+            }
+        }
+    }
+
+    /// The NUL search agrees with the byte-by-byte one at each place of
+    /// words, of the tail, and past the `memchr` threshold.
+    #[test]
+    fn nul_is_found_word_at_a_time() {
+        for len in 0..80 {
+            assert!(!has_nul(&vec![b'x'; len]));
+            for at in 0..len {
+                for (byte, nul) in [(0, true), (1, false), (0x80, false), (0xFF, false)] {
+                    let mut raw = vec![b'x'; len];
+                    raw[at] = byte;
+                    assert_eq!(has_nul(&raw), nul, "{raw:?}");
                 }
             }
         }
