@@ -5,7 +5,7 @@
 
 use htrewrite_tokenizer::{Span, TextMode};
 
-use crate::formatting::{Entry, FormattingElement, FormattingList};
+use crate::formatting::{Entry, FormattingElement, FormattingList, RawAttrs};
 use crate::mode::InsertionMode;
 use crate::names;
 use crate::stack::Stack;
@@ -63,6 +63,13 @@ pub(crate) struct Builder {
     /// The sink reads the attributes of the current start tag's element
     /// ([`EventSink::wants_start_tag_attributes`]): else its events carry none.
     pub tag_attrs_shown: bool,
+    /// The current start tag's attributes were not decoded (a formatting
+    /// element's, for a sink that does not read them): its bytes and
+    /// attribute spans are in `tag_raw` and `tag_spans`, for
+    /// [`Builder::push_formatting`] to keep.
+    pub tag_attrs_deferred: bool,
+    pub tag_raw: Vec<u8>,
+    pub tag_spans: Vec<htrewrite_tokenizer::AttributeSpan>,
     /// Drop a leading LF of the next token (`<pre>`, `<listing>`, `<textarea>`).
     pub skip_newline: bool,
     /// Set when a start tag switched the tokenizer's state.
@@ -111,6 +118,9 @@ impl Builder {
             text_without_nul: false,
             text_shown: true,
             tag_attrs_shown: true,
+            tag_attrs_deferred: false,
+            tag_raw: Vec::new(),
+            tag_spans: Vec::new(),
             skip_newline: false,
             text_mode: None,
             table_ws: String::new(),
@@ -546,7 +556,7 @@ impl Builder {
         }
         // spec: "Advance" / "Create".
         for j in i..n {
-            let Some(f) = self.fmt.element(j).cloned() else { continue };
+            let Some(f) = self.fmt.element_decoded(j).cloned() else { continue };
             let position = self.appropriate_place(None);
             let origin = Origin::ReconstructedFormatting { clone_of: f.id };
             let id = self.insert_at(s, &f.name, Namespace::Html, &f.attrs, origin, position, false);
@@ -560,8 +570,13 @@ impl Builder {
         let current = self.stack.current().expect("just inserted");
         debug_assert_eq!(current.id, id);
         let (name, key) = (current.name.clone(), current.known);
-        let attrs = self.fmt.copy_attrs(&tag.attrs);
-        self.fmt.push(FormattingElement::new(id, name, key, attrs, tag.span));
+        let mut f = FormattingElement::new(id, name, key, Vec::new(), tag.span);
+        if self.tag_attrs_deferred {
+            f.raw = Some(RawAttrs { raw: self.tag_raw.as_slice().into(), spans: self.tag_spans.as_slice().into() });
+        } else {
+            f.attrs = self.fmt.copy_attrs(&tag.attrs);
+        }
+        self.fmt.push(f);
     }
 
     /// The [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)
@@ -627,7 +642,7 @@ impl Builder {
                 return true;
             };
             // A furthest block: the formatting element's token is needed (cloned once per run).
-            let fe = self.fmt.element(fe_list).expect("element").clone();
+            let fe = self.fmt.element_decoded(fe_list).expect("element").clone();
             let ca_idx = self.stack.below(fe_idx).expect("the formatting element is not the root");
             let fb_id = self.stack.get(fb_idx).id;
             // Bookmark: None = the formatting element's place; Some(id) = just after `id`.
@@ -652,7 +667,7 @@ impl Builder {
                     s.event(Event::ElementClosed { id: node.id, cause: CloseCause::AdoptionAgency { by } });
                     continue;
                 };
-                let f = self.fmt.element(p).expect("element").clone();
+                let f = self.fmt.element_decoded(p).expect("element").clone();
                 let id = self.new_id();
                 let origin = Origin::AdoptionAgencyClone { clone_of: node.id };
                 s.event(Event::ElementOpened {

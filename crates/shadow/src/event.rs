@@ -509,9 +509,10 @@ pub trait EventSink {
     /// ([`Origin::ReconstructedFormatting`], [`Origin::AdoptionAgencyClone`])
     /// always carry their attributes: the shadow keeps those of formatting
     /// elements anyway. The shadow then decodes and copies a start tag's
-    /// attributes only where tree construction itself reads them
-    /// (formatting elements, `input`, `select`, `option`, `template`,
-    /// `annotation-xml`).
+    /// attributes only where tree construction itself reads them (`font`,
+    /// `input`, `select`, `option`, `template`, `annotation-xml`), and those
+    /// of the other formatting elements only once the Noah's Ark clause
+    /// compares them or a clone needs them.
     ///
     /// # Example
     /// ```

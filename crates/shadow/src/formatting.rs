@@ -4,7 +4,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use htrewrite_tokenizer::Span;
+use htrewrite_tokenizer::{AttributeSpan, Span};
 
 use crate::idhash::{IdMap, PosMap};
 use crate::names::Name;
@@ -18,11 +18,24 @@ pub(crate) struct FormattingElement {
     pub name: Name,
     /// The name's known id (`crate::names`): formatting elements have known names.
     pub key: u32,
+    /// The attributes, decoded (empty while `raw` holds them undecoded).
     pub attrs: Vec<ShadowAttr>,
+    /// The start tag's bytes and attribute spans, when its attributes were
+    /// not decoded (a sink that does not read them): decoded into `attrs`
+    /// the first time something needs them ([`FormattingElement::decode_attrs`]:
+    /// a Noah's Ark comparison or a clone), which most elements never do.
+    pub raw: Option<RawAttrs>,
     pub span: Span,
     /// The signature, once the element has a namesake in the list (`None`
     /// before: an element alone with its name needs no Noah's Ark check).
     sig: Option<u64>,
+}
+
+/// A start tag's bytes and the spans of its attributes in them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RawAttrs {
+    pub raw: Box<[u8]>,
+    pub spans: Box<[AttributeSpan]>,
 }
 
 /// An entry: a formatting element or a marker (or the tombstone of a
@@ -120,7 +133,20 @@ impl FormattingElement {
     /// An entry (`name` and its known id `key` as the stack's element has them).
     pub(crate) fn new(id: NodeId, name: Name, key: u32, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
         debug_assert_eq!(crate::names::known(crate::Namespace::Html, &name), Some(key));
-        FormattingElement { id, name, key, attrs, span, sig: None }
+        FormattingElement { id, name, key, attrs, raw: None, span, sig: None }
+    }
+
+    /// Decodes the attributes kept undecoded in `raw`, if any.
+    pub(crate) fn decode_attrs(&mut self) {
+        if let Some(r) = self.raw.take() {
+            crate::shadow::fill_attributes(&mut self.attrs, &r.raw, &r.spans, &mut Vec::new());
+        }
+    }
+
+    /// The signature of the name and the (decoded) attributes.
+    fn signature(&mut self) -> u64 {
+        self.decode_attrs();
+        signature(&self.name, &self.attrs)
     }
 }
 
@@ -278,7 +304,7 @@ impl FormattingList {
         if let Entry::Element(f) = &mut e
             && self.prepare_signing(f.key)
         {
-            f.sig = Some(signature(&f.name, &f.attrs));
+            f.sig = Some(f.signature());
         }
         if let Some(Entry::Dead(..)) = self.entries.get(i) {
             // A tombstone between the neighbours: take its place.
@@ -350,7 +376,7 @@ impl FormattingList {
                 if let Entry::Element(g) = &mut self.entries[j as usize]
                     && g.sig.is_none()
                 {
-                    let sig = signature(&g.name, &g.attrs);
+                    let sig = g.signature();
                     g.sig = Some(sig);
                     Self::insert_sorted(self.by_sig.entry(sig).or_default(), j);
                 }
@@ -392,7 +418,7 @@ impl FormattingList {
         let floor = self.after_last_marker();
         let mut same = Vec::new();
         if self.prepare_signing(f.key) {
-            f.sig = Some(signature(&f.name, &f.attrs));
+            f.sig = Some(f.signature());
         }
         if let Some(v) = f.sig.and_then(|sig| self.by_sig.get(&sig)) {
             for &i in v.iter().rev() {
@@ -461,6 +487,17 @@ impl FormattingList {
     pub(crate) fn element(&self, i: usize) -> Option<&FormattingElement> {
         match &self.entries[i] {
             Entry::Element(f) => Some(f),
+            Entry::Marker | Entry::Dead(..) => None,
+        }
+    }
+
+    /// [`FormattingList::element`] with its attributes decoded (for a clone).
+    pub(crate) fn element_decoded(&mut self, i: usize) -> Option<&FormattingElement> {
+        match &mut self.entries[i] {
+            Entry::Element(f) => {
+                f.decode_attrs();
+                Some(f)
+            }
             Entry::Marker | Entry::Dead(..) => None,
         }
     }

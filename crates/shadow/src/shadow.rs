@@ -281,54 +281,71 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 
 /// Fills `tag` from a start tag token, reusing its buffers: the name and,
 /// when `wanted` says the sink reads them for this name or tree
-/// construction does ([`tags::attributes_read_by_tree_construction`]), the
-/// attributes, duplicates dropped (first wins), as `Token::tag_name` and
-/// `Token::attributes` decode them; else no attributes. Returns `wanted`'s
-/// answer.
+/// construction reads them ([`tags::attribute_use`]), the attributes,
+/// duplicates dropped (first wins), as `Token::tag_name` and
+/// `Token::attributes` decode them; else no attributes. Sets the builder's
+/// `tag_attrs_shown` to `wanted`'s answer; the attributes that only the
+/// list of active formatting elements keeps are left undecoded, their bytes
+/// and spans in the builder's `tag_raw` and `tag_spans` (`tag_attrs_deferred`).
 fn fill_start_tag(
     tag: &mut TagToken,
     token: &Token<'_>,
     spare: &mut Vec<ShadowAttr>,
+    b: &mut Builder,
     wanted: impl FnOnce(&str) -> bool,
-) -> bool {
-    let span = token.span();
+) {
     tag.name.clear();
     push_name(&mut tag.name, token.raw_tag_name());
     tag.self_closing = token.is_self_closing();
-    tag.span = span;
-    let wanted = wanted(&tag.name);
-    let spans =
-        if wanted || tags::attributes_read_by_tree_construction(&tag.name) { token.attribute_spans() } else { &[] };
-    fill_attributes(tag, token, spans, spare);
-    wanted
+    tag.span = token.span();
+    b.tag_attrs_shown = wanted(&tag.name);
+    b.tag_attrs_deferred = false;
+    let mut spans = token.attribute_spans();
+    if !b.tag_attrs_shown && !spans.is_empty() {
+        match tags::attribute_use(&tag.name) {
+            tags::AttributeUse::Read => {}
+            tags::AttributeUse::Kept => {
+                b.tag_attrs_deferred = true;
+                b.tag_raw.clear();
+                b.tag_raw.extend_from_slice(token.raw());
+                b.tag_spans.clear();
+                b.tag_spans.extend_from_slice(spans);
+                spans = &[];
+            }
+            tags::AttributeUse::Unread => spans = &[],
+        }
+    }
+    fill_attributes(&mut tag.attrs, token.raw(), spans, spare);
 }
 
-/// Fills `tag.attrs` from the attributes of `token` at `spans` (all of
-/// them, or none), duplicates dropped (first wins).
-fn fill_attributes(tag: &mut TagToken, token: &Token<'_>, spans: &[AttributeSpan], spare: &mut Vec<ShadowAttr>) {
-    if spans.len() > 32 {
-        // Many attributes: the tokenizer's duplicate detection (a hash set).
-        tag.attrs.clear();
-        for a in token.attributes() {
-            if !a.duplicate {
-                tag.attrs.push(ShadowAttr::new(a.name.into_owned(), a.value.into_owned()));
-            }
-        }
-        return;
-    }
-    let raw = token.raw();
+/// Fills `attrs` from the attributes at `spans` of a start tag's bytes
+/// `raw`, reusing its strings (and those of `spare`; unused ones go back
+/// there): duplicates dropped (first wins), names and values as
+/// `Token::attributes` decodes them.
+pub(crate) fn fill_attributes(
+    attrs: &mut Vec<ShadowAttr>,
+    raw: &[u8],
+    spans: &[AttributeSpan],
+    spare: &mut Vec<ShadowAttr>,
+) {
+    // Many attributes: duplicates by a hash set (as the tokenizer finds them).
+    let mut seen = (spans.len() > 32).then(std::collections::HashSet::<String>::new);
     let mut n = 0;
     for a in spans {
-        if n == tag.attrs.len() {
-            tag.attrs.push(spare.pop().unwrap_or_default());
+        if n == attrs.len() {
+            attrs.push(spare.pop().unwrap_or_default());
         }
-        let attr = &mut tag.attrs[n];
+        let attr = &mut attrs[n];
         attr.name.clear();
         push_name(&mut attr.name, a.name.slice(raw));
-        if tag.attrs[..n].iter().any(|b| b.name == tag.attrs[n].name) {
+        let duplicate = match &mut seen {
+            Some(seen) => !seen.insert(attrs[n].name.clone()),
+            None => attrs[..n].iter().any(|b| b.name == attrs[n].name),
+        };
+        if duplicate {
             continue;
         }
-        let attr = &mut tag.attrs[n];
+        let attr = &mut attrs[n];
         attr.namespace = crate::AttrNamespace::None;
         attr.value.clear();
         if let Some(v) = a.value {
@@ -336,7 +353,7 @@ fn fill_attributes(tag: &mut TagToken, token: &Token<'_>, spans: &[AttributeSpan
         }
         n += 1;
     }
-    for a in tag.attrs.drain(n..) {
+    for a in attrs.drain(n..) {
         if spare.len() < SPARE_ATTRS && a.name.capacity() <= SPARE_CAPACITY && a.value.capacity() <= SPARE_CAPACITY {
             spare.push(a);
         }
@@ -426,7 +443,7 @@ impl Shadow {
             }
             TokenKind::StartTag => {
                 let wanted = |name: &str| sink.wants_start_tag_attributes(name);
-                self.b.tag_attrs_shown = fill_start_tag(&mut self.tag, token, &mut self.spare, wanted);
+                fill_start_tag(&mut self.tag, token, &mut self.spare, &mut self.b, wanted);
                 self.b.run(TreeToken::StartTag(&self.tag), span, &mut Dyn(sink))
             }
             TokenKind::EndTag => {
@@ -478,6 +495,7 @@ impl Shadow {
         self.b.text_shown = sink.wants_text();
         if let TreeToken::StartTag(t) = token {
             self.b.tag_attrs_shown = sink.wants_start_tag_attributes(&t.name);
+            self.b.tag_attrs_deferred = false;
         }
         self.b.run(token, span, &mut Dyn(sink))
     }

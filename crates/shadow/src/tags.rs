@@ -242,38 +242,38 @@ pub(crate) fn is_special_html(name: &str) -> bool {
     )
 }
 
-/// Whether tree construction itself reads the attributes of a start tag
-/// named `name` (ASCII-lowercase), so that they are decoded even for a sink
-/// that declines them: the [formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#formatting)
-/// (the Noah's Ark clause compares attributes, and clones carry them;
-/// `font` also leaves foreign content by its `color`, `face` or `size`),
-/// `input` (`type=hidden` in tables and for frameset-ok), `select`
-/// (`multiple`) and `option` (`selected`, `disabled`) for the selectedness
-/// behind [`Event::SelectedContentCloned`](crate::Event::SelectedContentCloned),
-/// `template` (`shadowrootmode`) and MathML `annotation-xml` (`encoding`
-/// makes an HTML integration point).
-pub(crate) fn attributes_read_by_tree_construction(name: &str) -> bool {
-    matches!(
-        name,
-        "a" | "b"
-            | "big"
-            | "code"
-            | "em"
-            | "font"
-            | "i"
-            | "nobr"
-            | "s"
-            | "small"
-            | "strike"
-            | "strong"
-            | "tt"
-            | "u"
-            | "input"
-            | "select"
-            | "option"
-            | "template"
-            | "annotation-xml"
-    )
+/// What tree construction itself does with the attributes of a start tag,
+/// for a sink that does not read them ([`attribute_use`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttributeUse {
+    /// Nothing: they need not be decoded.
+    Unread,
+    /// The list of active formatting elements keeps them, for the Noah's
+    /// Ark clause (which compares attributes) and for clones (which carry
+    /// them); most elements need neither, so they may stay undecoded until
+    /// then.
+    Kept,
+    /// Rules read them while the tag is processed.
+    Read,
+}
+
+/// [`AttributeUse`] of a start tag named `name` (ASCII-lowercase): the
+/// [formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#formatting)
+/// keep theirs, but `font` leaves foreign content by its `color`, `face`
+/// or `size`; `input` is read for `type=hidden` (in tables, and for
+/// frameset-ok), `select` for `multiple` and `option` for `selected` and
+/// `disabled` (the selectedness behind
+/// [`Event::SelectedContentCloned`](crate::Event::SelectedContentCloned)),
+/// `template` for `shadowrootmode` and MathML `annotation-xml` for
+/// `encoding` (an HTML integration point).
+pub(crate) fn attribute_use(name: &str) -> AttributeUse {
+    match name {
+        "a" | "b" | "big" | "code" | "em" | "i" | "nobr" | "s" | "small" | "strike" | "strong" | "tt" | "u" => {
+            AttributeUse::Kept
+        }
+        "font" | "input" | "select" | "option" | "template" | "annotation-xml" => AttributeUse::Read,
+        _ => AttributeUse::Unread,
+    }
 }
 
 /// Elements popped by [generate implied end tags](https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags).
