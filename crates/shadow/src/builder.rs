@@ -65,11 +65,10 @@ pub(crate) struct Builder {
     pub tag_attrs_shown: bool,
     /// The current start tag's attributes were not decoded (a formatting
     /// element's, for a sink that does not read them): its bytes and
-    /// attribute spans are in `tag_raw` and `tag_spans`, for
+    /// attribute spans are in `tag_raw`, for
     /// [`Builder::push_formatting`] to keep.
     pub tag_attrs_deferred: bool,
-    pub tag_raw: Vec<u8>,
-    pub tag_spans: Vec<htrewrite_tokenizer::AttributeSpan>,
+    pub tag_raw: RawAttrs,
     /// Drop a leading LF of the next token (`<pre>`, `<listing>`, `<textarea>`).
     pub skip_newline: bool,
     /// Set when a start tag switched the tokenizer's state.
@@ -119,8 +118,7 @@ impl Builder {
             text_shown: true,
             tag_attrs_shown: true,
             tag_attrs_deferred: false,
-            tag_raw: Vec::new(),
-            tag_spans: Vec::new(),
+            tag_raw: RawAttrs::default(),
             skip_newline: false,
             text_mode: None,
             table_ws: String::new(),
@@ -572,7 +570,10 @@ impl Builder {
         let (name, key) = (current.name.clone(), current.known);
         let mut f = FormattingElement::new(id, name, key, Vec::new(), tag.span);
         if self.tag_attrs_deferred {
-            f.raw = Some(RawAttrs { raw: self.tag_raw.as_slice().into(), spans: self.tag_spans.as_slice().into() });
+            // The tag's buffers go to the entry; kept ones (or new) take their place.
+            let mut raw = self.fmt.spare_raw();
+            std::mem::swap(&mut raw, &mut self.tag_raw);
+            f.raw = Some(raw);
         } else {
             f.attrs = self.fmt.copy_attrs(&tag.attrs);
         }

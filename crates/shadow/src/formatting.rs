@@ -32,10 +32,10 @@ pub(crate) struct FormattingElement {
 }
 
 /// A start tag's bytes and the spans of its attributes in them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct RawAttrs {
-    pub raw: Box<[u8]>,
-    pub spans: Box<[AttributeSpan]>,
+    pub raw: Vec<u8>,
+    pub spans: Vec<AttributeSpan>,
 }
 
 /// An entry: a formatting element or a marker (or the tombstone of a
@@ -75,6 +75,9 @@ pub(crate) struct FormattingList {
     /// [`SPARE_LISTS`]) so that copying a new element's attributes reuses
     /// their buffers instead of allocating.
     spare: Vec<Vec<ShadowAttr>>,
+    /// The buffers of undecoded attributes of elements gone from the list,
+    /// kept likewise (at most [`SPARE_LISTS`], of [`SPARE_RAW`] bytes).
+    spare_raw: Vec<RawAttrs>,
 }
 
 /// How many attribute lists [`FormattingList`] keeps for reuse, and how
@@ -82,6 +85,7 @@ pub(crate) struct FormattingList {
 const SPARE_LISTS: usize = 16;
 const SPARE_ATTRS: usize = 8;
 const SPARE_CAPACITY: usize = 256;
+const SPARE_RAW: usize = 1024;
 
 /// Hash of the name and the attributes as a set (order does not matter).
 fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
@@ -402,9 +406,21 @@ impl FormattingList {
         copy
     }
 
-    /// Keeps the attribute list of an entry that leaves the list, if there is room for it.
+    /// Buffers for the undecoded attributes of a new entry: empty, kept ones
+    /// when there are.
+    pub(crate) fn spare_raw(&mut self) -> RawAttrs {
+        self.spare_raw.pop().unwrap_or_default()
+    }
+
+    /// Keeps the attribute list (or undecoded attributes) of an entry that
+    /// leaves the list, if there is room for it.
     fn recycle(&mut self, e: Entry) {
-        if let Entry::Element(f) = e
+        if let Entry::Element(FormattingElement { raw: Some(r), .. }) = e {
+            if self.spare_raw.len() < SPARE_LISTS && r.raw.capacity() <= SPARE_RAW && r.spans.capacity() <= SPARE_ATTRS
+            {
+                self.spare_raw.push(r);
+            }
+        } else if let Entry::Element(f) = e
             && f.attrs.capacity() > 0
             && f.attrs.len() <= SPARE_ATTRS
             && self.spare.len() < SPARE_LISTS

@@ -286,7 +286,7 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 /// `Token::attributes` decode them; else no attributes. Sets the builder's
 /// `tag_attrs_shown` to `wanted`'s answer; the attributes that only the
 /// list of active formatting elements keeps are left undecoded, their bytes
-/// and spans in the builder's `tag_raw` and `tag_spans` (`tag_attrs_deferred`).
+/// and spans in the builder's `tag_raw` (`tag_attrs_deferred`).
 fn fill_start_tag(
     tag: &mut TagToken,
     token: &Token<'_>,
@@ -306,10 +306,10 @@ fn fill_start_tag(
             tags::AttributeUse::Read => {}
             tags::AttributeUse::Kept => {
                 b.tag_attrs_deferred = true;
-                b.tag_raw.clear();
-                b.tag_raw.extend_from_slice(token.raw());
-                b.tag_spans.clear();
-                b.tag_spans.extend_from_slice(spans);
+                b.tag_raw.raw.clear();
+                b.tag_raw.raw.extend_from_slice(token.raw());
+                b.tag_raw.spans.clear();
+                b.tag_raw.spans.extend_from_slice(spans);
                 spans = &[];
             }
             tags::AttributeUse::Unread => spans = &[],
