@@ -68,7 +68,7 @@ pub(crate) struct Builder {
     /// attribute spans are in `tag_raw`, for
     /// [`Builder::push_formatting`] to keep.
     pub tag_attrs_deferred: bool,
-    pub tag_raw: RawAttrs,
+    pub tag_raw: Box<RawAttrs>,
     /// Drop a leading LF of the next token (`<pre>`, `<listing>`, `<textarea>`).
     pub skip_newline: bool,
     /// Set when a start tag switched the tokenizer's state.
@@ -118,7 +118,7 @@ impl Builder {
             text_shown: true,
             tag_attrs_shown: true,
             tag_attrs_deferred: false,
-            tag_raw: RawAttrs::default(),
+            tag_raw: Box::default(),
             skip_newline: false,
             text_mode: None,
             table_ws: String::new(),

@@ -24,7 +24,7 @@ pub(crate) struct FormattingElement {
     /// not decoded (a sink that does not read them): decoded into `attrs`
     /// the first time something needs them ([`FormattingElement::decode_attrs`]:
     /// a Noah's Ark comparison or a clone), which most elements never do.
-    pub raw: Option<RawAttrs>,
+    pub raw: Option<Box<RawAttrs>>,
     pub span: Span,
     /// The signature, once the element has a namesake in the list (`None`
     /// before: an element alone with its name needs no Noah's Ark check).
@@ -76,8 +76,10 @@ pub(crate) struct FormattingList {
     /// their buffers instead of allocating.
     spare: Vec<Vec<ShadowAttr>>,
     /// The buffers of undecoded attributes of elements gone from the list,
-    /// kept likewise (at most [`SPARE_LISTS`], of [`SPARE_RAW`] bytes).
-    spare_raw: Vec<RawAttrs>,
+    /// kept likewise (at most [`SPARE_LISTS`], of [`SPARE_RAW`] bytes); the
+    /// boxes too, which entries hold.
+    #[allow(clippy::vec_box)]
+    spare_raw: Vec<Box<RawAttrs>>,
 }
 
 /// How many attribute lists [`FormattingList`] keeps for reuse, and how
@@ -407,8 +409,8 @@ impl FormattingList {
     }
 
     /// Buffers for the undecoded attributes of a new entry: empty, kept ones
-    /// when there are.
-    pub(crate) fn spare_raw(&mut self) -> RawAttrs {
+    /// when there are (boxed: an entry without them stays small).
+    pub(crate) fn spare_raw(&mut self) -> Box<RawAttrs> {
         self.spare_raw.pop().unwrap_or_default()
     }
 
