@@ -432,10 +432,12 @@ impl Builder {
 
     /// A run of character tokens that [`Builder::reads_text_as_classified`]
     /// accepted, without its characters: `non_ws` tells whether it has
-    /// any that are not whitespace. Does what the insertion mode does with
-    /// the decoded text (the dispatcher's steps, then [`Builder::text_by_mode`]
-    /// for one run: in body, [`Builder::body_text`] without U+0000).
-    pub(crate) fn dispatch_classified_text(&mut self, s: &mut dyn EventSink, non_ws: bool) {
+    /// any that are not whitespace (asked only while frameset-ok is "ok").
+    /// Does what the insertion mode does with the decoded text (the
+    /// dispatcher's steps, then [`Builder::text_by_mode`] for one run: in
+    /// body, [`Builder::body_text`] without U+0000). Nothing here closes an
+    /// element or ignores a token: no event carries the token's span.
+    pub(crate) fn dispatch_classified_text(&mut self, s: &mut dyn EventSink, non_ws: impl FnOnce() -> bool) {
         use InsertionMode as M;
         match self.mode {
             M::InBody | M::InCaption | M::InCell | M::InTemplate | M::AfterBody | M::AfterAfterBody => {
@@ -444,7 +446,7 @@ impl Builder {
                 // is processed by the rules of "in body").
                 self.reconstruct_active_formatting_elements(s);
                 self.insert_characters(s, "");
-                if non_ws {
+                if self.frameset_ok && non_ws() {
                     self.frameset_ok = false;
                 }
             }

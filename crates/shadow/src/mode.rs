@@ -112,15 +112,20 @@ impl Builder {
     }
 
     /// Whether the next run of character tokens, `non_ws` telling whether it
-    /// has characters other than whitespace, is processed the same without
-    /// its characters (by [`Builder::dispatch_classified_text`]), for a sink
-    /// that does not read them: the dispatcher sends it to an insertion mode
-    /// (not to foreign content, no newline to drop after `<pre>`) that
-    /// inserts it whole ("text"; "in body" and the modes that process
-    /// characters as it does, when `may_have_nul` says it has no U+0000 to
-    /// drop), or whitespace that the mode inserts whole or ignores. The
-    /// table modes keep the characters for later; they are left out.
-    pub(crate) fn reads_text_as_classified(&self, non_ws: bool, may_have_nul: impl FnOnce() -> bool) -> bool {
+    /// has characters other than whitespace (asked only where it matters),
+    /// is processed the same without its characters (by
+    /// [`Builder::dispatch_classified_text`]), for a sink that does not read
+    /// them: the dispatcher sends it to an insertion mode (not to foreign
+    /// content, no newline to drop after `<pre>`) that inserts it whole
+    /// ("text"; "in body" and the modes that process characters as it does,
+    /// when `may_have_nul` says it has no U+0000 to drop), or whitespace
+    /// that the mode inserts whole or ignores. The table modes keep the
+    /// characters for later; they are left out.
+    pub(crate) fn reads_text_as_classified(
+        &self,
+        non_ws: impl FnOnce() -> bool,
+        may_have_nul: impl FnOnce() -> bool,
+    ) -> bool {
         use InsertionMode as M;
         if !self.started || self.stopped || self.skip_newline || !self.use_html_rules(None) {
             return false;
@@ -136,7 +141,7 @@ impl Builder {
             | M::AfterHead
             | M::InColumnGroup
             | M::AfterBody
-            | M::AfterAfterBody => !non_ws,
+            | M::AfterAfterBody => !non_ws(),
             M::InTable
             | M::InTableText
             | M::InTableBody

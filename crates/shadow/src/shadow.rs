@@ -422,17 +422,23 @@ impl Shadow {
             TokenKind::Text(mode) => {
                 let raw = token.raw();
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
-                let first = first_non_ws_char(raw, span.start, refs);
-                // U+0000 stays itself only in data and CDATA text (else it is U+FFFD).
-                let nul = || matches!(mode, TextMode::Data | TextMode::CdataSection) && has_nul(raw);
-                let non_ws = !first.is_empty();
-                if !self.b.text_shown && self.b.reads_text_as_classified(non_ws, nul) {
-                    debug_assert!(
-                        token.text().is_some_and(|t| (tags::ws_prefix_len(&t) < t.len()) == non_ws),
-                        "{raw:?} is whitespace exactly when its decoded text is"
-                    );
-                    return self.b.run_classified_text(non_ws, first, &mut Dyn(sink));
+                if !self.b.text_shown {
+                    // Computed only where the mode needs it (most text needs neither).
+                    let non_ws = || {
+                        let non_ws = !first_non_ws_char(raw, span.start, refs).is_empty();
+                        debug_assert!(
+                            token.text().is_some_and(|t| (tags::ws_prefix_len(&t) < t.len()) == non_ws),
+                            "{raw:?} is whitespace exactly when its decoded text is"
+                        );
+                        non_ws
+                    };
+                    // U+0000 stays itself only in data and CDATA text (else it is U+FFFD).
+                    let nul = || matches!(mode, TextMode::Data | TextMode::CdataSection) && has_nul(raw);
+                    if self.b.reads_text_as_classified(non_ws, nul) {
+                        return self.b.run_classified_text(non_ws, span, &mut Dyn(sink));
+                    }
                 }
+                let first = first_non_ws_char(raw, span.start, refs);
                 let plain = plain(raw);
                 let text = plain.map_or_else(|| token.text().unwrap_or_default(), Cow::Borrowed);
                 // Plain text has no NUL: characters in body need not look for U+0000.
@@ -758,8 +764,8 @@ impl Builder {
 
     /// [`Builder::run`] for a text token that [`Builder::reads_text_as_classified`]
     /// accepted: `non_ws` tells whether it has characters that are not
-    /// whitespace, `span` is its first such character's.
-    fn run_classified_text(&mut self, non_ws: bool, span: Span, s: &mut dyn EventSink) -> Feedback {
+    /// whitespace; `span` is the token's (no event carries it).
+    fn run_classified_text(&mut self, non_ws: impl FnOnce() -> bool, span: Span, s: &mut dyn EventSink) -> Feedback {
         self.begin(span);
         self.dispatch_classified_text(s, non_ws);
         self.feedback(false)
