@@ -86,7 +86,7 @@ pub fn select_with(html: &str, selector: &str, namespaces: &Namespaces) -> Resul
 
 /// What [`select_with`] does once the selector is compiled: the document's
 /// events go to a [`Matcher`]; with `declines`, the shadow is told that
-/// text and the attributes the matcher does not read
+/// text events and the attributes the matcher does not read
 /// ([`Matcher::reads_attributes_of`]) are not wanted (as the rewriter
 /// tells it), else everything is.
 pub(crate) fn select_program(html: &str, program: Arc<Program>, declines: bool) -> Selection {
@@ -138,6 +138,11 @@ impl EventSink for Selecting {
     }
 
     fn wants_text(&self) -> bool {
+        !self.declines
+    }
+
+    /// The matcher takes no text events.
+    fn wants_text_events(&self) -> bool {
         !self.declines
     }
 

@@ -60,6 +60,9 @@ pub(crate) struct Builder {
     /// The sink reads the characters of text events ([`EventSink::wants_text`]):
     /// else text events carry none.
     pub text_shown: bool,
+    /// The sink takes text events ([`EventSink::wants_text_events`]): else
+    /// none are made.
+    pub text_events: bool,
     /// The sink reads the attributes of the current start tag's element
     /// ([`EventSink::wants_start_tag_attributes`]): else its events carry none.
     pub tag_attrs_shown: bool,
@@ -116,6 +119,7 @@ impl Builder {
             span: Span::default(),
             text_without_nul: false,
             text_shown: true,
+            text_events: true,
             tag_attrs_shown: true,
             tag_attrs_deferred: false,
             tag_raw: Box::default(),
@@ -421,8 +425,11 @@ impl Builder {
 
     /// [`Builder::insert_text`] for characters known to be there (`text`
     /// may be empty when they were not decoded): the event carries `text`
-    /// if the sink wants it, else none.
+    /// if the sink wants it, else none; no event if the sink takes none.
     fn insert_characters(&mut self, s: &mut dyn EventSink, text: &str) {
+        if !self.text_events {
+            return;
+        }
         let position = self.appropriate_place(None);
         if position == (Position::Append { parent: NodeId::DOCUMENT }) {
             return;

@@ -340,7 +340,8 @@ pub enum Event<'a> {
         /// Where.
         position: Position,
         /// The characters (never empty, unless the sink declined them:
-        /// [`EventSink::wants_text`]).
+        /// [`EventSink::wants_text`]). (A sink can also decline text
+        /// events: [`EventSink::wants_text_events`].)
         text: &'a str,
     },
     /// A comment inserted.
@@ -495,6 +496,35 @@ pub trait EventSink {
         true
     }
 
+    /// Whether this sink takes [`Event::Text`] events at all; asked once per
+    /// token, before the token is processed.
+    ///
+    /// `true` (the default): text events are sent as documented. `false`:
+    /// no `Event::Text` is sent, and nothing else changes (the shadow then
+    /// does not look for the place of text that it would only report).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, Shadow, ShadowOptions, TreeToken};
+    /// #[derive(Default)]
+    /// struct Kinds(Vec<&'static str>);
+    /// impl EventSink for Kinds {
+    ///     fn event(&mut self, e: Event<'_>) {
+    ///         self.0.push(if matches!(e, Event::Text { .. }) { "text" } else { "other" });
+    ///     }
+    ///     fn wants_text_events(&self) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let mut kinds = Kinds::default();
+    /// shadow.process_tree_token(TreeToken::Text("hello"), Default::default(), &mut kinds);
+    /// assert!(!kinds.0.is_empty() && !kinds.0.contains(&"text")); // html, head, body opened; no text
+    /// ```
+    fn wants_text_events(&self) -> bool {
+        true
+    }
+
     /// Whether this sink reads the attributes of the element made for a
     /// start tag named `name` (ASCII-lowercase, as the tokenizer decodes it,
     /// before SVG case adjustment); asked once per start tag, before it is
@@ -549,8 +579,9 @@ impl<F: FnMut(Event<'_>)> EventSink for F {
     }
 }
 
-/// An [`EventSink`] that drops every event, and so wants neither text nor
-/// attributes ([`EventSink::wants_text`], [`EventSink::wants_start_tag_attributes`]).
+/// An [`EventSink`] that drops every event, and so wants neither text
+/// events nor text nor attributes ([`EventSink::wants_text_events`],
+/// [`EventSink::wants_text`], [`EventSink::wants_start_tag_attributes`]).
 ///
 /// # Example
 /// ```
@@ -564,6 +595,10 @@ impl EventSink for NoEvents {
     fn event(&mut self, _e: Event<'_>) {}
 
     fn wants_text(&self) -> bool {
+        false
+    }
+
+    fn wants_text_events(&self) -> bool {
         false
     }
 

@@ -376,6 +376,10 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
         self.0.wants_text()
     }
 
+    fn wants_text_events(&self) -> bool {
+        self.0.wants_text_events()
+    }
+
     fn wants_start_tag_attributes(&self, name: &str) -> bool {
         self.0.wants_start_tag_attributes(name)
     }
@@ -418,11 +422,12 @@ impl Shadow {
     pub fn process<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, sink: &mut E) -> Feedback {
         let span = token.span();
         self.b.text_shown = sink.wants_text();
+        self.b.text_events = sink.wants_text_events();
         match token.kind() {
             TokenKind::Text(mode) => {
                 let raw = token.raw();
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
-                if !self.b.text_shown {
+                if !self.b.text_shown || !self.b.text_events {
                     // Computed only where the mode needs it (most text needs neither).
                     let non_ws = || {
                         let non_ws = !first_non_ws_char(raw, span.start, refs).is_empty();
@@ -499,6 +504,7 @@ impl Shadow {
         sink: &mut E,
     ) -> Feedback {
         self.b.text_shown = sink.wants_text();
+        self.b.text_events = sink.wants_text_events();
         if let TreeToken::StartTag(t) = token {
             self.b.tag_attrs_shown = sink.wants_start_tag_attributes(&t.name);
             self.b.tag_attrs_deferred = false;
@@ -519,6 +525,7 @@ impl Shadow {
     /// ```
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
         self.b.text_shown = sink.wants_text();
+        self.b.text_events = sink.wants_text_events();
         self.b.finish(&mut Dyn(sink));
     }
 

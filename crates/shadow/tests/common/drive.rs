@@ -11,11 +11,13 @@ use crate::common::dat::{Context, ContextNs};
 
 /// Records every event, owned; with `declines`, as a sink that reads
 /// neither text nor attributes of start tags (`EventSink::wants_text`,
-/// `EventSink::wants_start_tag_attributes`).
+/// `EventSink::wants_start_tag_attributes`), with `no_text_events`, as one
+/// that takes no text events (`EventSink::wants_text_events`).
 #[derive(Debug, Default)]
 pub struct Recorder {
     pub events: Vec<OwnedEvent>,
     pub declines: bool,
+    pub no_text_events: bool,
 }
 
 impl EventSink for Recorder {
@@ -25,6 +27,10 @@ impl EventSink for Recorder {
 
     fn wants_text(&self) -> bool {
         !self.declines
+    }
+
+    fn wants_text_events(&self) -> bool {
+        !self.no_text_events
     }
 
     fn wants_start_tag_attributes(&self, _name: &str) -> bool {
@@ -163,14 +169,19 @@ pub fn tokenizer(fragment: Option<&Context>, scripting: bool) -> Tokenizer {
 
 /// Feeds `input` cut by `chunking` through the tokenizer and the shadow.
 pub fn run(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, scripting: bool) -> Run {
-    run_with(input, chunking, fragment, scripting, false)
+    run_with(input, chunking, fragment, scripting, Recorder::default())
 }
 
-/// [`run`], recording with a [`Recorder`] that `declines` or not.
-pub fn run_with(input: &[u8], chunking: &Chunking, fragment: Option<&Context>, scripting: bool, declines: bool) -> Run {
+/// [`run`], recording with `recorder` (empty, of the kind wanted).
+pub fn run_with(
+    input: &[u8],
+    chunking: &Chunking,
+    fragment: Option<&Context>,
+    scripting: bool,
+    recorder: Recorder,
+) -> Run {
     let mut tokenizer = tokenizer(fragment, scripting);
     let shadow = Shadow::new(options(fragment, scripting));
-    let recorder = Recorder { events: Vec::new(), declines };
     let mut tap = Tap { inner: ShadowSink::new(shadow, recorder), raw: Vec::new(), stacks: Vec::new() };
     for chunk in chunking.chunks(input) {
         tokenizer.feed(chunk, &mut tap);
