@@ -426,6 +426,7 @@ impl Builder {
     /// [`Builder::insert_text`] for characters known to be there (`text`
     /// may be empty when they were not decoded): the event carries `text`
     /// if the sink wants it, else none; no event if the sink takes none.
+    #[inline]
     fn insert_characters(&mut self, s: &mut dyn EventSink, text: &str) {
         if !self.text_events {
             return;

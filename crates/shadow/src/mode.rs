@@ -154,6 +154,7 @@ impl Builder {
 
     /// Whether the token goes to the insertion mode (not to the rules for foreign content).
     /// `None` stands for a character token.
+    #[inline]
     fn use_html_rules(&self, tok: Option<Tok<'_>>) -> bool {
         let Some((ns, name, cats)) = self.adjusted_current_node() else { return true };
         if ns == Namespace::Html {

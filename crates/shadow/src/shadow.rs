@@ -315,7 +315,10 @@ fn fill_start_tag(
             tags::AttributeUse::Unread => spans = &[],
         }
     }
-    fill_attributes(&mut tag.attrs, token.raw(), spans, spare);
+    // Most tags have no attributes to fill, and the last one left none.
+    if !(spans.is_empty() && tag.attrs.is_empty()) {
+        fill_attributes(&mut tag.attrs, token.raw(), spans, spare);
+    }
 }
 
 /// Fills `attrs` from the attributes at `spans` of a start tag's bytes
@@ -762,6 +765,7 @@ impl Builder {
     }
 
     /// The steps before each token: `span` is the token's.
+    #[inline(always)]
     fn begin(&mut self, span: Span) {
         // Between tokens no position is held anywhere: the stack may drop its holes.
         self.stack.maybe_compact();
