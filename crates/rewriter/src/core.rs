@@ -615,19 +615,39 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// After a token: the text mode (and RAWTEXT end name) the next text is
     /// read in, and the line count.
+    ///
+    /// Inlined into every token's path, with the rare work (a RAWTEXT end
+    /// name, line counting) out of line: as a call of its own it cost 22
+    /// instructions a token, 16 of them saving and restoring registers
+    /// (callgrind, no handlers, the three lol-html bench pages).
+    #[inline(always)]
     fn after_token(&mut self, t: &Token<'_>, fb: Feedback) {
         // The mode the next text is read in.
         match t.kind() {
             TokenKind::StartTag => {
                 self.mode = fb.text_mode;
                 if fb.text_mode == TextMode::Rawtext {
-                    self.mode_name = t.tag_name().into();
+                    self.rawtext_end_name(t);
                 }
             }
             TokenKind::Text(_) => {}
             TokenKind::CdataStart => self.mode = TextMode::CdataSection,
             _ => self.mode = TextMode::Data,
         }
+        if self.lines.is_some() {
+            self.count_lines(t);
+        }
+    }
+
+    /// The end tag name that ends the RAWTEXT after start tag `t`.
+    #[inline(never)]
+    fn rawtext_end_name(&mut self, t: &Token<'_>) {
+        self.mode_name = t.tag_name().into();
+    }
+
+    /// Counts the lines of token `t`, for locations.
+    #[inline(never)]
+    fn count_lines(&mut self, t: &Token<'_>) {
         if let Some(lines) = &mut self.lines {
             lines.advance(t.raw(), t.span().start);
         }
