@@ -91,6 +91,7 @@ struct Collector {
 
 impl Collector {
     /// Ready for the next token.
+    #[inline]
     fn clear(&mut self) {
         self.actions.clear();
         self.rules.clear();
@@ -1027,13 +1028,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let raw = &t.raw()[(start - base) as usize..(end - base) as usize];
         let scope = if self.has_content_rules { self.scope_of(parent) } else { None };
         let has_text = |g: &u32| !self.rules[*g as usize].text.is_empty();
-        let groups: Arc<[u32]> = match scope {
-            Some(s) if s.iter().any(has_text) => s.iter().copied().filter(has_text).collect(),
-            // No allocation for text no rule handles (most of a document).
-            _ => Arc::clone(&self.no_groups),
+        let groups: Option<Arc<[u32]>> = match scope {
+            Some(s) if s.iter().any(has_text) => Some(s.iter().copied().filter(has_text).collect()),
+            // No allocation (nor reference count) for text no rule handles
+            // (most of a document).
+            _ => None,
         };
         let doc = !self.doc.text.is_empty();
-        if groups.is_empty() && !doc {
+        if groups.is_none() && !doc {
             match (&mut self.text, self.whole_text) {
                 // A text node is being held (whole-node mode): this piece
                 // waits with it, so that bytes keep their order.
@@ -1045,6 +1047,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
             return;
         }
+        let groups = groups.unwrap_or_else(|| Arc::clone(&self.no_groups));
         let eof = t.is_eof_terminated() && end == t.span().end;
         let text = if self.encoding != encoding_rs::UTF_8 {
             Cow::Owned(self.decode_streaming(raw, mode, eof))
