@@ -267,12 +267,17 @@ impl Builder {
                 text.len()
             }
             M::InColumnGroup => {
+                if rest && !self.current_is("colgroup") {
+                    // spec: "Anything else": if the current node is not a colgroup element, ignore
+                    // the token. Character by character: the whitespace between the others is
+                    // still inserted (a `<template>`'s `<col>`: the mode stays "in column group").
+                    // (no Ignored event for characters: text events have no spans)
+                    let kept: String = text.chars().filter(|&c| tags::is_ws(c)).collect();
+                    self.insert_text(s, &kept);
+                    return text.len();
+                }
                 self.insert_text(s, &text[..ws]);
                 if rest {
-                    if !self.current_is("colgroup") {
-                        // (no Ignored event for characters: text events have no spans)
-                        return text.len();
-                    }
                     let c = self.implied();
                     self.pop(s, c);
                     self.mode = M::InTable;

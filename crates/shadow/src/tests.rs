@@ -774,6 +774,25 @@ fn closing_cause_of_text_ignores_whitespace_references() {
     }
 }
 
+/// Fuzz finding `tokenizer_shadow/column-group-in-template-text.bin`
+/// (2026-11-25): "in column group" with a `template` as the current node
+/// ignores each character that is not whitespace, one at a time, and still
+/// inserts the whitespace after it; the whole text was dropped from its
+/// first such character on, so the events depended on where the text was cut.
+#[test]
+fn column_group_in_template_keeps_whitespace_between_ignored_characters() {
+    let html = "<template><col>a b\r\nc&#13;</template>";
+    let events = run(html, true).inner.into_parts().1;
+    let text: String = events
+        .iter()
+        .filter_map(|e| match e {
+            OwnedEvent::Text { position: Position::AppendToTemplateContents { .. }, text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(text, " \n\r", "{events:?}");
+}
+
 #[test]
 fn declarative_shadow_root_only_when_allowed() {
     use crate::{EventSink, NodeId};
