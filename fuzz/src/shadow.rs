@@ -41,7 +41,11 @@ const CONTEXTS: [Option<(&str, Namespace)>; 16] = [
 /// merged, adjacent `Ignored` events with touching spans merged), the same
 /// declarative shadow roots, the same parse errors and the same stack of open
 /// elements after every start tag; in the whole run, every element opened is
-/// closed exactly once, never before it is opened.
+/// closed exactly once, never before it is opened. Then sinks that decline
+/// text, text events or (some or all) start tags' attributes are fed the
+/// input whole and in those chunks: each must get the whole run's events
+/// less what it declines (`OwnedEvent::as_declined_by`, compared merged), and
+/// the same bytes, declarative shadow roots, parse errors and stacks.
 ///
 /// # Panics
 /// When one of those properties fails (that is the finding).
@@ -60,9 +64,9 @@ pub fn tokenizer_shadow(data: &[u8]) {
         },
         fragment_context: CONTEXTS[usize::from(options >> 4)].map(|(name, ns)| (name.to_owned(), ns)),
     };
-    let whole = run(&shadow_options, input, &[input.len()]);
+    let whole = run(&shadow_options, input, &[input.len()], Declines::default());
     let splits = split_points(u16::from(pick), input.len());
-    let chunked = run(&shadow_options, input, &splits);
+    let chunked = run(&shadow_options, input, &splits, Declines::default());
     let context = &shadow_options.fragment_context;
     assert_eq!(whole.raw, input, "whole: raw bytes differ from the input (context {context:?})");
     assert_eq!(chunked.raw, input, "chunked {splits:?}: raw bytes differ from the input (context {context:?})");
@@ -80,6 +84,32 @@ pub fn tokenizer_shadow(data: &[u8]) {
     assert_eq!(whole.roots, chunked.roots, "declarative shadow roots differ; chunks {splits:?}");
     assert_eq!(whole.stacks, chunked.stacks, "stacks after start tags differ; chunks {splits:?}");
     assert_eq!(whole.errors, chunked.errors, "parse errors differ; chunks {splits:?} (context {context:?})");
+    // Sinks that decline text, text events or attributes get the same
+    // events less those, and the shadow takes the same course.
+    let runs = [
+        (&[input.len()][..], Declines { text: true, text_events: false, attributes: Attributes::All }),
+        (&splits, Declines { text: true, text_events: false, attributes: Attributes::Some }),
+        (&[input.len()], Declines { text: true, text_events: true, attributes: Attributes::All }),
+        (&splits, Declines { text: false, text_events: true, attributes: Attributes::Some }),
+    ];
+    for (chunks, declines) in runs {
+        let declined = run(&shadow_options, input, chunks, declines);
+        let recorder = Recorder { declines, ..Recorder::default() };
+        let expected = OwnedEvent::canonical(&OwnedEvent::as_declined_by(&whole.events, &recorder));
+        let got = OwnedEvent::canonical(&declined.events);
+        if let Some(i) = (0..got.len().max(expected.len())).find(|&i| got.get(i) != expected.get(i)) {
+            panic!(
+                "a sink declining {declines:?} gets other events from event #{i} on; chunks {chunks:?} (context \
+                 {context:?}):\n  expected: {:?}\n  declined: {:?}",
+                expected.get(i),
+                got.get(i)
+            );
+        }
+        assert_eq!(declined.raw, input, "raw bytes differ from the input ({declines:?}, chunks {chunks:?})");
+        assert_eq!(whole.roots, declined.roots, "declarative shadow roots differ ({declines:?}, chunks {chunks:?})");
+        assert_eq!(whole.stacks, declined.stacks, "stacks after start tags differ ({declines:?}, chunks {chunks:?})");
+        assert_eq!(whole.errors, declined.errors, "parse errors differ ({declines:?}, chunks {chunks:?})");
+    }
 }
 
 /// What one run produced.
@@ -94,11 +124,36 @@ struct Run {
     errors: Vec<(u64, u64, &'static str)>,
 }
 
-/// Records every event, owned, and the declarative shadow roots.
+/// Records every event, owned, and the declarative shadow roots; declines
+/// what `declines` says.
 #[derive(Debug, Default)]
 struct Recorder {
     events: Vec<OwnedEvent>,
     roots: Vec<(NodeId, NodeId)>,
+    declines: Declines,
+}
+
+/// What a [`Recorder`] declines (`EventSink::wants_text`,
+/// `EventSink::wants_text_events`, `EventSink::wants_start_tag_attributes`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Declines {
+    text: bool,
+    text_events: bool,
+    attributes: Attributes,
+}
+
+/// Which start tags' attributes a [`Recorder`] declines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Attributes {
+    /// None: it reads them all.
+    #[default]
+    None,
+    /// Those of tags whose name starts with a letter of odd code (`a`, `i`,
+    /// `s`, …, so `img` and `image` alike): reading some and not others,
+    /// as the rewriter's collector does.
+    Some,
+    /// All.
+    All,
 }
 
 impl EventSink for Recorder {
@@ -108,6 +163,22 @@ impl EventSink for Recorder {
 
     fn attach_declarative_shadow_root(&mut self, host: NodeId, template: NodeId) {
         self.roots.push((host, template));
+    }
+
+    fn wants_text(&self) -> bool {
+        !self.declines.text
+    }
+
+    fn wants_text_events(&self) -> bool {
+        !self.declines.text_events
+    }
+
+    fn wants_start_tag_attributes(&self, name: &str) -> bool {
+        match self.declines.attributes {
+            Attributes::None => true,
+            Attributes::Some => name.bytes().next().is_none_or(|b| b % 2 == 0),
+            Attributes::All => false,
+        }
     }
 }
 
@@ -141,8 +212,9 @@ impl TokenSink for Tap {
     }
 }
 
-/// Feeds `input` in chunks of the given lengths through a tokenizer and a shadow.
-fn run(options: &ShadowOptions, input: &[u8], chunks: &[usize]) -> Run {
+/// Feeds `input` in chunks of the given lengths through a tokenizer and a
+/// shadow, to a [`Recorder`] that declines what `declines` says.
+fn run(options: &ShadowOptions, input: &[u8], chunks: &[usize], declines: Declines) -> Run {
     let shadow = Shadow::new(options.clone());
     // As the fragment parsing algorithm sets the tokenizer up: the context
     // element's text mode (no end tag is "appropriate" yet), and CDATA
@@ -155,7 +227,7 @@ fn run(options: &ShadowOptions, input: &[u8], chunks: &[usize]) -> Run {
         tokenizer.set_cdata_allowed(true);
     }
     let mut tap = Tap {
-        inner: ShadowSink::new(shadow, Recorder::default()),
+        inner: ShadowSink::new(shadow, Recorder { declines, ..Recorder::default() }),
         raw: Vec::new(),
         stacks: Vec::new(),
         errors: Vec::new(),

@@ -787,6 +787,71 @@ impl OwnedEvent {
         out
     }
 
+    /// What a sink that declines what `sink` declines gets instead of
+    /// `events`, the events of a sink that declines nothing, as
+    /// [`EventSink`]'s docs promise: without [`EventSink::wants_text_events`]
+    /// no [`OwnedEvent::Text`]; without [`EventSink::wants_text`] every text
+    /// event without its characters; for an element made for a start tag
+    /// whose attributes `sink` declines ([`EventSink::wants_start_tag_attributes`])
+    /// no attributes, and no [`OwnedEvent::AttributesAdded`] for an `html`
+    /// or `body` start tag whose attributes it declines; every other event
+    /// unchanged. Compare the [canonical](OwnedEvent::canonical) forms: a
+    /// declining sink may get its text in other pieces.
+    ///
+    /// `sink` is asked about a start tag by the name of the element made for
+    /// it, ASCII-lowercased: that is the tag's name, except for the `img`
+    /// made for an `<image>` start tag (a sink should answer alike for both).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, NodeId, OwnedEvent, Position};
+    /// struct Declines;
+    /// impl EventSink for Declines {
+    ///     fn event(&mut self, _: Event<'_>) {}
+    ///     fn wants_text(&self) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// let text = |t: &str| OwnedEvent::Text { position: Position::Append { parent: NodeId(3) }, text: t.into() };
+    /// assert_eq!(OwnedEvent::as_declined_by(&[text("a")], &Declines), [text("")]);
+    /// ```
+    pub fn as_declined_by<E: EventSink + ?Sized>(events: &[OwnedEvent], sink: &E) -> Vec<OwnedEvent> {
+        let (text, text_events) = (sink.wants_text(), sink.wants_text_events());
+        // The names of the elements opened, for `AttributesAdded`.
+        let mut names: std::collections::HashMap<NodeId, &str> = std::collections::HashMap::new();
+        let mut out = Vec::with_capacity(events.len());
+        for e in events {
+            match e {
+                OwnedEvent::Text { .. } if !text_events => {}
+                OwnedEvent::Text { position, .. } if !text => {
+                    out.push(OwnedEvent::Text { position: *position, text: String::new() })
+                }
+                OwnedEvent::ElementOpened { id, name, ns, origin, position, self_closing, .. }
+                    if origin.is_from_start_tag() && !sink.wants_start_tag_attributes(&name.to_ascii_lowercase()) =>
+                {
+                    names.insert(*id, name);
+                    out.push(OwnedEvent::ElementOpened {
+                        id: *id,
+                        name: name.clone(),
+                        ns: *ns,
+                        attrs: Vec::new(),
+                        origin: *origin,
+                        position: *position,
+                        self_closing: *self_closing,
+                    })
+                }
+                OwnedEvent::ElementOpened { id, name, .. } => {
+                    names.insert(*id, name);
+                    out.push(e.clone())
+                }
+                OwnedEvent::AttributesAdded { id, .. }
+                    if names.get(id).is_some_and(|name| !sink.wants_start_tag_attributes(name)) => {}
+                other => out.push(other.clone()),
+            }
+        }
+        out
+    }
+
     /// Checks the pairing consumers rely on: every element opened is closed
     /// exactly once (by the end of input at the latest), and nothing is
     /// closed before it is opened.

@@ -38,34 +38,6 @@ impl EventSink for Recorder {
     }
 }
 
-/// What a sink that declines text and start tags' attributes gets instead
-/// of `events`, as `EventSink`'s docs promise: every text event without
-/// its characters, every element from a start tag without attributes, no
-/// attributes added to `html` or `body`; the rest unchanged.
-pub fn as_declined(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
-    events
-        .iter()
-        .filter(|e| !matches!(e, OwnedEvent::AttributesAdded { .. }))
-        .map(|e| match e {
-            OwnedEvent::Text { position, .. } => OwnedEvent::Text { position: *position, text: String::new() },
-            OwnedEvent::ElementOpened { id, name, ns, origin, position, self_closing, .. }
-                if origin.is_from_start_tag() =>
-            {
-                OwnedEvent::ElementOpened {
-                    id: *id,
-                    name: name.clone(),
-                    ns: *ns,
-                    attrs: Vec::new(),
-                    origin: *origin,
-                    position: *position,
-                    self_closing: *self_closing,
-                }
-            }
-            other => other.clone(),
-        })
-        .collect()
-}
-
 /// What one run produced.
 #[derive(Debug, Default)]
 pub struct Run {
