@@ -383,15 +383,15 @@ impl Stack {
 
     /// [`Stack::unlink`] for the topmost position, which is the top of every
     /// list it is in: each list's head moves down to the entry below it.
-    #[inline]
+    #[inline(always)]
     fn unlink_top(&mut self, p: usize) {
-        let slot = &self.slots[p];
-        let links = slot.links;
-        let key = slot.key as usize;
+        // Links read one at a time (not the slot's whole array copied): `p`
+        // is in the name list and in a few categories' lists at most.
+        let key = self.slots[p].key as usize;
         // The name list, then the categories' lists (list `1 + c` for bit `c`).
         tick(1);
-        let prev = links[0].prev;
-        debug_assert_eq!(links[0].next, NONE);
+        let Link { prev, next } = self.slots[p].links[0];
+        debug_assert_eq!(next, NONE);
         self.name_heads[key] = prev;
         if prev != NONE {
             self.slots[prev as usize].links[0].next = NONE;
@@ -401,8 +401,8 @@ impl Stack {
             tick(1);
             let c = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let prev = links[c + 1].prev;
-            debug_assert_eq!(links[c + 1].next, NONE);
+            let Link { prev, next } = self.slots[p].links[c + 1];
+            debug_assert_eq!(next, NONE);
             self.cat_heads[c] = prev;
             if prev != NONE {
                 self.slots[prev as usize].links[c + 1].next = NONE;
