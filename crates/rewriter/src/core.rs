@@ -45,7 +45,9 @@ enum Action {
         /// Set when the element matched a rule: where its name is in the
         /// token's names ([`Collector::names`]).
         name: Option<std::ops::Range<usize>>,
-        attrs: Option<Vec<ShadowAttr>>,
+        /// Set for an element not from a start tag that was kept: where its
+        /// attributes are in the token's attributes ([`Collector::attrs`]).
+        attrs: Option<std::ops::Range<usize>>,
         rules: std::ops::Range<usize>,
     },
     /// A detached element (adoption agency clone) placed into the document.
@@ -84,6 +86,10 @@ struct Collector {
     /// The names of the token's kept elements, one after another (one
     /// buffer reused from token to token instead of a string each).
     names: String,
+    /// The attributes of the token's kept elements not from start tags, one
+    /// list after another (so that an [`Action`] owns nothing and clearing
+    /// the actions drops nothing).
+    attrs: Vec<ShadowAttr>,
     /// Set when an element was made detached (an adoption-agency clone,
     /// which `Core::opened_at` remembers until it is placed).
     detached: bool,
@@ -96,6 +102,7 @@ impl Collector {
         self.actions.clear();
         self.rules.clear();
         self.names.clear();
+        self.attrs.clear();
         self.detached = false;
     }
 }
@@ -124,7 +131,10 @@ impl EventSink for Collector {
                         self.names.push_str(name);
                         self.names.len() - name.len()..self.names.len()
                     }),
-                    attrs: (keep && !origin.is_from_start_tag()).then(|| attrs.to_vec()),
+                    attrs: (keep && !origin.is_from_start_tag()).then(|| {
+                        self.attrs.extend_from_slice(attrs);
+                        self.attrs.len() - attrs.len()..self.attrs.len()
+                    }),
                     rules: start..self.rules.len(),
                 });
             }
@@ -342,6 +352,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 actions: Vec::new(),
                 rules: Vec::new(),
                 names: String::new(),
+                attrs: Vec::new(),
                 detached: false,
             },
             rules,
@@ -580,6 +591,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         };
         let actions = std::mem::take(&mut self.events.actions);
         let names = std::mem::take(&mut self.events.names);
+        let attrs = std::mem::take(&mut self.events.attrs);
         let mut content_parent = None;
         for (i, a) in actions.iter().enumerate() {
             if self.error.is_some() {
@@ -592,7 +604,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     if let Some(mode) = text_mode {
                         self.split_text(t, mode, at, &mut content_parent, node_before);
                     }
-                    self.opened_at(a, &names, Some(t), fb, at.max(self.cursor));
+                    self.opened_at(a, (&names, &attrs), Some(t), fb, at.max(self.cursor));
                 }
                 Action::Closed { id, cause } => {
                     let at = match *cause {
@@ -614,6 +626,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         self.events.actions = actions;
         self.events.names = names;
+        self.events.attrs = attrs;
         content_parent
     }
 
@@ -732,13 +745,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         self.shadow.finish(&mut self.events);
         let actions = std::mem::take(&mut self.events.actions);
         let names = std::mem::take(&mut self.events.names);
+        let attrs = std::mem::take(&mut self.events.attrs);
         let fb = Feedback::default();
         for a in &actions {
             if self.error.is_some() {
                 return;
             }
             match a {
-                Action::Opened { .. } | Action::Placed { .. } => self.opened_at(a, &names, None, fb, at),
+                Action::Opened { .. } | Action::Placed { .. } => self.opened_at(a, (&names, &attrs), None, fb, at),
                 Action::Closed { id, cause } => self.closed_at(*id, *cause, None, at),
                 Action::Content { .. } => {}
             }
@@ -758,13 +772,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
-    /// An element event `a` (its name in `names`) at `at`: element
-    /// handlers, then the start tag's bytes and what they inserted.
-    fn opened_at(&mut self, a: &Action, names: &str, t: Option<&Token<'_>>, fb: Feedback, at: u64) {
+    /// An element event `a` (its name and attributes in `kept`, the
+    /// collector's names and attributes) at `at`: element handlers, then the
+    /// start tag's bytes and what they inserted.
+    fn opened_at(&mut self, a: &Action, kept: (&str, &[ShadowAttr]), t: Option<&Token<'_>>, fb: Feedback, at: u64) {
         let placed: Detached;
         let (id, ns, origin, parent, self_closing, name, attrs, rules) = match a {
             Action::Opened { id, ns, origin, parent, self_closing, name, attrs, rules } => {
+                let (names, kept_attrs) = kept;
                 let name = name.clone().map(|r| &names[r]);
+                let attrs = attrs.clone().map(|r| &kept_attrs[r]);
                 if parent.is_none() && matches!(origin, Origin::AdoptionAgencyClone { .. }) {
                     // Detached: remembered until placed.
                     self.detached.insert(
@@ -773,13 +790,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                             name: name.unwrap_or_default().into(),
                             ns: *ns,
                             origin: *origin,
-                            attrs: attrs.clone().unwrap_or_default(),
+                            attrs: attrs.map(<[ShadowAttr]>::to_vec).unwrap_or_default(),
                             self_closing: *self_closing,
                         },
                     );
                     return;
                 }
-                (*id, *ns, *origin, *parent, *self_closing, name, attrs.as_deref(), rules.clone())
+                (*id, *ns, *origin, *parent, *self_closing, name, attrs, rules.clone())
             }
             Action::Placed { id, rules } => {
                 let Some(d) = self.detached.remove(id) else { return };
