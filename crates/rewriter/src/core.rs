@@ -184,6 +184,9 @@ struct Pending<'h, K: HandlerKind> {
     has_start_tag: bool,
 }
 
+/// The largest capacity [`Core`]'s start-tag buffer keeps between tags.
+const START_TAG_KEPT: usize = 4096;
+
 /// An owned [`Context`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum ContextOwned {
@@ -321,6 +324,9 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     tail: Tail,
     /// Whether the current token's bytes were written (or dropped) already.
     token_done: bool,
+    /// A changed start tag is written here before it is emitted (one buffer
+    /// reused from tag to tag instead of a vector each).
+    start_tag: Vec<u8>,
     /// For text tokens: the offset up to which the token's bytes were handled.
     cursor: u64,
     pub(crate) error: Option<RewritingError>,
@@ -379,6 +385,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             out: Vec::new(),
             tail: Tail::default(),
             token_done: false,
+            start_tag: Vec::new(),
             cursor: 0,
             error: None,
             unwritten: Vec::new(),
@@ -877,9 +884,15 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.token_done = true;
             if edits.removal == Removal::None {
                 if edits.start_tag_changed() {
-                    let mut bytes = Vec::with_capacity(t.raw().len() + 32);
+                    let mut bytes = std::mem::take(&mut self.start_tag);
+                    bytes.clear();
                     edits.write_start_tag(t, Doc { encoding: self.encoding, lines: None }, &mut bytes);
                     self.emit(&bytes);
+                    // A long tag's buffer is not kept (memory stays bounded by
+                    // the chunk, not by the longest tag seen).
+                    if bytes.capacity() <= START_TAG_KEPT {
+                        self.start_tag = bytes;
+                    }
                 } else {
                     self.emit(t.raw());
                 }
