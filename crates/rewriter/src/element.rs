@@ -7,7 +7,7 @@ use htrewrite_shadow::{CloseCause, Namespace, NodeId, Origin, ShadowAttr};
 use htrewrite_tokenizer::{AttributeSpan, Quote, Rel, Token};
 
 use crate::ContentType;
-use crate::content::{Context, push_content, push_escaped};
+use crate::content::{Context, Escapes, push_content, push_escaped};
 use crate::error::{EditError, EditErrorKind, HandlerResult};
 use crate::location::{SourceLocation, locate};
 use crate::nodes::Doc;
@@ -213,7 +213,7 @@ impl<K: HandlerKind> Edits<'_, K> {
 
 /// Escapes an attribute value for `quote` (`&` always, the quote character).
 fn escape_value(value: &str, quote: u8, doc: Doc<'_>, out: &mut Vec<u8>) {
-    let set: &[u8] = if quote == b'"' { b"&\"" } else { b"&'" };
+    let set = if quote == b'"' { Escapes::DoubleQuoted } else { Escapes::SingleQuoted };
     // Attribute values allow character references, so nothing is unencodable.
     push_escaped(value, set, doc.encoding, out).expect("references stand in for unencodable characters");
 }
