@@ -402,7 +402,9 @@ const SELECTORS: [&str; 12] =
 /// the chunks by design). Checked for element, text and comment rules on one
 /// selector, then for document-wide comment, DOCTYPE, processing-instruction
 /// and end handlers alone; and a document-wide text handler sees the same
-/// chunks with and without a selector rule.
+/// chunks with and without a selector rule. Rules on `head` and `html`
+/// alone give the full pipeline's output though the rewriter copies the
+/// rest of the document once they can match nothing more.
 ///
 /// `data[0]` picks the mutations (bit flags), `data[1]` the selector and the
 /// chunking, the rest is the document.
@@ -520,6 +522,46 @@ pub fn rewriter_random(data: &[u8]) {
         let without = doc_text_chunks(input, chunks, false);
         let with = doc_text_chunks(input, chunks, true);
         assert_eq!(without, with, "doc_text chunks differ without and with a selector rule (chunks {chunks:?})");
+    }
+    // Rules on `head` (and `html`) only, no document-wide handler: once those
+    // are inserted and their edits placed, the rewriter copies the rest; the
+    // output (or the error) must be the full pipeline's, whole and in chunks.
+    let settling = |chunks: &[usize], full: bool| -> Result<Vec<u8>, String> {
+        let selector = if pick & 1 == 0 { "head" } else { "html, head" };
+        let settings = Settings::new().full_pipeline(full).element(selector, move |el| {
+            if flags & 1 != 0 {
+                let _ = el.set_attribute("data-x", "a\"b'&<");
+            }
+            if flags & 2 != 0 {
+                el.append("<script src=/x.js></script>", ContentType::Html)?;
+            }
+            if flags & 4 != 0 {
+                el.prepend("a<b", ContentType::Text)?;
+            }
+            if flags & 8 != 0 {
+                el.on_end(|end| {
+                    end.before("<!--e-->", ContentType::Html)?;
+                    Ok(())
+                });
+            }
+            match flags >> 4 & 3 {
+                1 => el.remove(),
+                2 => el.remove_and_keep_content(),
+                3 => {
+                    let _ = el.set_inner_content("in & out", ContentType::Text);
+                }
+                _ => {}
+            }
+            Ok(())
+        });
+        rewrite_in_chunks(settings, input, chunks).map_err(|e| e.to_string())
+    };
+    for chunks in [&[input.len()][..], &splits] {
+        assert_eq!(
+            settling(chunks, false),
+            settling(chunks, true),
+            "the copy differs from the full pipeline (chunks {chunks:?})"
+        );
     }
 }
 

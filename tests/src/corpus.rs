@@ -49,3 +49,28 @@ pub fn vendored_pages() -> Vec<(String, PathBuf, u64, String)> {
         })
         .collect()
 }
+
+/// The pages of the folder named by [`CORPUS_ENV`], for a test runner to add a trial per page.
+#[derive(Debug)]
+pub enum EnvPages {
+    /// The variable is not set: only the vendored pages are tested.
+    Unset,
+    /// The folder holds no readable file (a failure: the variable names the wrong folder).
+    Empty(PathBuf),
+    /// Every file under the folder, as [`files_under`] lists them.
+    Pages(Vec<(String, PathBuf)>),
+}
+
+/// The pages under `$HTREWRITE_CORPUS` (see [`EnvPages`]).
+pub fn env_pages() -> EnvPages {
+    match std::env::var_os(CORPUS_ENV) {
+        None => EnvPages::Unset,
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            match files_under(&dir) {
+                Ok(files) if !files.is_empty() => EnvPages::Pages(files),
+                _ => EnvPages::Empty(dir),
+            }
+        }
+    }
+}

@@ -4,7 +4,8 @@
 //! page and, when `HTREWRITE_CORPUS` names a folder, each file under it — and every chunking (whole,
 //! one byte per chunk for inputs up to 64 KiB or 997 bytes per chunk above, three seeded random
 //! splittings):
-//! 1. with no handlers the output is the input, byte for byte;
+//! 1. with no handlers the output is the input, byte for byte, both as users run it (the rewriter
+//!    copies it) and with `Settings::full_pipeline` (every token parsed);
 //! 2. with read-only handlers on everything (`*` element, element end, text, comments; DOCTYPE,
 //!    document text, document comments, processing instructions, document end) the output is the
 //!    input, byte for byte;
@@ -19,7 +20,7 @@ use std::time::Duration;
 
 use htrewrite::{Rewriter, Settings};
 use htrewrite_conformance::chunking::Chunking;
-use htrewrite_conformance::corpus::{self, CORPUS_ENV};
+use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
 use htrewrite_conformance::{escape_bytes, tree_construction};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -46,21 +47,17 @@ fn main() {
     for (rel, path, _, _) in corpus::vendored_pages() {
         add(format!("rewriter/corpus/{rel}"), Source::File(path));
     }
-    match std::env::var_os(CORPUS_ENV) {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            let files = corpus::files_under(&dir).unwrap_or_default();
-            let empty = files.is_empty();
+    match corpus::env_pages() {
+        EnvPages::Pages(files) => {
             for (rel, path) in files {
                 add(format!("rewriter/HTREWRITE_CORPUS/{rel}"), Source::File(path));
             }
-            if empty {
-                trials.push(Trial::test(format!("rewriter/{CORPUS_ENV} holds no readable file"), move || {
-                    Err(format!("{CORPUS_ENV}={}", dir.display()).into())
-                }));
-            }
         }
-        None => trials
+        EnvPages::Empty(dir) => trials
+            .push(Trial::test(format!("rewriter/{CORPUS_ENV} holds no readable file"), move || {
+                Err(format!("{CORPUS_ENV}={}", dir.display()).into())
+            })),
+        EnvPages::Unset => trials
             .push(Trial::test(format!("rewriter/corpus: {CORPUS_ENV} not set"), || Ok(())).with_ignored_flag(true)),
     }
     libtest_mimic::run(&args, trials).exit();
@@ -75,11 +72,15 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
     let mut first_log: Option<(Chunking, Vec<String>)> = None;
     for chunking in Chunking::standard(name, every) {
         let chunks = chunking.chunks(&input);
-        let plain = run(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        let plain = run(&chunks, false, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
         if plain.0 != input {
             return Err(difference("no handlers", &chunking, &input, &plain.0).into());
         }
-        let (out, log) = run(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        let full = run(&chunks, false, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        if full.0 != input {
+            return Err(difference("no handlers, full pipeline", &chunking, &input, &full.0).into());
+        }
+        let (out, log) = run(&chunks, true, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
         if out != input {
             return Err(difference("read-only handlers", &chunking, &input, &out).into());
         }
@@ -115,11 +116,12 @@ fn difference(what: &str, chunking: &Chunking, input: &[u8], out: &[u8]) -> Stri
     )
 }
 
-/// Rewrites `chunks`; with `observe`, read-only handlers log what they see.
-fn run(chunks: &[&[u8]], observe: bool) -> Result<(Vec<u8>, Vec<String>), htrewrite::RewritingError> {
+/// Rewrites `chunks`; with `observe`, read-only handlers log what they see; with `full`,
+/// [`Settings::full_pipeline`] (with no handlers the rewriter otherwise copies its input).
+fn run(chunks: &[&[u8]], observe: bool, full: bool) -> Result<(Vec<u8>, Vec<String>), htrewrite::RewritingError> {
     let log = Rc::new(RefCell::new(Vec::<String>::new()));
     let text = Rc::new(RefCell::new(String::new()));
-    let mut settings = Settings::new();
+    let mut settings = Settings::new().full_pipeline(full);
     if observe {
         let (l1, l2, l3, l4, l5, l6, l7) =
             (log.clone(), log.clone(), log.clone(), log.clone(), log.clone(), log.clone(), log.clone());

@@ -332,6 +332,16 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     pub(crate) error: Option<RewritingError>,
     /// After a failure in a held text node: its input bytes, not written.
     unwritten: Vec<u8>,
+    /// Set when the rest of the document may become unobservable: every
+    /// rule's selector matches only elements the Standard inserts once
+    /// (these names, see [`Shadow::inserted_once`]), and there is no
+    /// document-wide handler. See [`Core::try_settle`].
+    settle_on: Option<Box<[&'static str]>>,
+    /// Nothing can observe the rest of the document any more: no rule can
+    /// match an element inserted from now on, no element has work left and
+    /// no document-wide handler exists, so every later token would be
+    /// written as it is. The rewriter copies the rest of the input.
+    pub(crate) settled: bool,
 }
 
 impl<'h, K: HandlerKind> Core<'h, K> {
@@ -346,6 +356,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         whole_text: Option<usize>,
         memory_limit: usize,
         track_lines: bool,
+        settle_on: Option<Box<[&'static str]>>,
     ) -> Self {
         let has_content_rules = rules.iter().any(|r| !r.text.is_empty() || !r.comments.is_empty());
         let mode = shadow.initial_text_mode();
@@ -389,6 +400,41 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             cursor: 0,
             error: None,
             unwritten: Vec::new(),
+            settle_on,
+            settled: false,
+        }
+    }
+
+    /// Whether [`Core::try_settle`] is worth calling after a token.
+    #[inline(always)]
+    pub(crate) fn may_settle(&self) -> bool {
+        self.settle_on.is_some()
+    }
+
+    /// Sets [`Core::settled`] when nothing can observe the rest of the
+    /// document: every element the rules can match (those the Standard
+    /// inserts once) has been inserted, and nothing is held or pending —
+    /// no element with edits or end handlers still open, no content-handler
+    /// scope, no suppressed content, no detached clone, no element ended in
+    /// the bytes but open in the tree, no open text node, no failure. Every
+    /// later token would then reach [`Core::token`] with no rule matching
+    /// and be written as it is, and the end of the document would write
+    /// nothing (no element has end work, no document-end handler).
+    #[inline(never)]
+    pub(crate) fn try_settle(&mut self) {
+        let Some(names) = &self.settle_on else { return };
+        if names.iter().all(|n| self.shadow.inserted_once(n) == Some(true))
+            && self.pending.is_empty()
+            && self.scopes.is_empty()
+            && self.detached.is_empty()
+            && self.byte_ended.is_empty()
+            && self.suppress.is_none()
+            && self.text.is_none()
+            && self.unwritten.is_empty()
+            && self.error.is_none()
+        {
+            self.settled = true;
+            self.settle_on = None;
         }
     }
 
@@ -1544,13 +1590,16 @@ pub(crate) struct Feed<'c, 'h, K: HandlerKind> {
 
 impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
     fn token(&mut self, t: &Token<'_>) -> Feedback {
-        if self.core.error.is_some() {
-            if self.pass_through {
+        if self.core.error.is_some() || self.core.settled {
+            if self.pass_through || self.core.settled {
                 self.core.out.extend_from_slice(t.raw());
             }
             return Feedback::default();
         }
         let fb = self.core.token(t);
+        if self.core.may_settle() {
+            self.core.try_settle();
+        }
         if self.core.error.is_some() && self.pass_through {
             // The failing token's own bytes (and a text node held with it): pass them through.
             let unwritten = self.core.take_unwritten();

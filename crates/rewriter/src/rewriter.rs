@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use encoding_rs::Encoding;
-use htrewrite_selectors::{Matcher, Program};
-use htrewrite_shadow::{Shadow, ShadowOptions};
+use htrewrite_selectors::{Matcher, Program, RuleId};
+use htrewrite_shadow::{INSERTED_ONCE, Shadow, ShadowOptions};
 use htrewrite_tokenizer::Tokenizer;
 
 use crate::core::{Core, Feed};
@@ -21,6 +21,10 @@ enum Run {
     Running,
     /// Failed with [`OnError::PassThrough`]: input goes straight to output.
     PassThrough,
+    /// Nothing can observe the rest of the document (no handler could run
+    /// or change a byte any more, see `Core::try_settle`): input goes
+    /// straight to output, as with no handlers.
+    Copy,
     /// Failed with [`OnError::Stop`].
     Failed,
 }
@@ -138,6 +142,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             Some((name, _)) => Tokenizer::with_text_mode(shadow.initial_text_mode(), Some(name.as_bytes())),
             None => Tokenizer::new(),
         };
+        let settle_on = if options.full_pipeline || !doc.is_empty() {
+            None
+        } else {
+            settle_names(program.as_deref(), &rule_map, &shadow)
+        };
         let matcher = program.map(Matcher::new);
         let sniff = match options.encoding {
             EncodingChoice::Fixed(e) => (Some(e), e),
@@ -154,7 +163,13 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             options.whole_text_nodes,
             options.memory_limit,
             options.track_lines,
+            settle_on,
         );
+        let mut core = core;
+        if core.may_settle() {
+            // No rules and no document handlers: nothing can observe the document.
+            core.try_settle();
+        }
         Ok(Rewriter {
             tokenizer,
             core,
@@ -180,6 +195,38 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         self.core.error.as_ref()
     }
 
+    /// Whether the rewriter copies the rest of its input to the sink as it
+    /// is, without parsing it: nothing can observe it any more. That is so
+    /// from the start with no handlers at all, and with rules that can
+    /// match only elements the Standard inserts once (`head`, `html`) and no
+    /// document-wide handler, from the first chunk after which those
+    /// elements were inserted and their edits placed. Unless
+    /// [`Settings::full_pipeline`] is set. The output is the same either
+    /// way; a server may use this to hand the rest of a body on without the
+    /// rewriter.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{ContentType, Rewriter, Settings};
+    /// let settings = Settings::new().element("head", |el| {
+    ///     el.append("<script src=/x.js></script>", ContentType::Html)?;
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<head><title>t</title>")?;
+    /// assert!(!rw.copying()); // the head is open: the script is not placed yet
+    /// rw.write(b"</head><body>")?;
+    /// assert!(rw.copying());
+    /// rw.write(b"<p>the rest of the page")?;
+    /// rw.end()?;
+    /// assert_eq!(out, b"<head><title>t</title><script src=/x.js></script></head><body><p>the rest of the page");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn copying(&self) -> bool {
+        self.run == Run::Copy || self.core.settled && self.run != Run::Failed
+    }
+
     /// The sink (e.g. to drain a buffer between writes).
     pub fn sink_mut(&mut self) -> &mut O {
         &mut self.out.sink
@@ -202,7 +249,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     pub fn write(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
         match self.run {
             Run::Failed => return Err(RewritingError::Poisoned),
-            Run::PassThrough => return self.out.sink.write(chunk).map_err(RewritingError::Output),
+            Run::PassThrough | Run::Copy => return self.out.sink.write(chunk).map_err(RewritingError::Output),
             Run::Sniffing => {
                 self.held.extend_from_slice(chunk);
                 if !self.decide_encoding(false)? {
@@ -210,12 +257,24 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 }
                 if self.run == Run::Running {
                     let held = std::mem::take(&mut self.held);
+                    if self.core.settled {
+                        return self.copy_from_start(held);
+                    }
                     self.feed(&held)?;
                 }
             }
             Run::Running => self.feed(chunk)?,
         }
         self.check_memory()
+    }
+
+    /// Goes straight to [`Run::Copy`] before anything was tokenized: the
+    /// held input (after the BOM, which went out already) is written as it is.
+    fn copy_from_start(&mut self, mut held: Vec<u8>) -> Result<(), RewritingError> {
+        self.run = Run::Copy;
+        self.front = None;
+        self.out.utf16 = None;
+        self.out.deliver(&mut held).map_err(RewritingError::Output)
     }
 
     /// Decides the encoding when the held bytes allow (a BOM, the transport
@@ -271,15 +330,19 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         self.after_feed()
     }
 
-    /// Flushes output and turns a failure into the policy's outcome.
+    /// Flushes output and turns a failure into the policy's outcome; after a
+    /// failure with [`OnError::PassThrough`], or once nothing can observe the
+    /// rest of the document ([`Run::Copy`]), input goes straight through.
     fn after_feed(&mut self) -> Result<(), RewritingError> {
-        if self.core.error.is_some() && self.on_error == OnError::PassThrough && self.run != Run::PassThrough {
+        let fail_through =
+            self.core.error.is_some() && self.on_error == OnError::PassThrough && self.run != Run::PassThrough;
+        if fail_through || self.core.settled && self.run == Run::Running {
             // Flush what the tokenizer holds, raw, and go straight through from now on.
-            self.run = Run::PassThrough;
+            self.run = if fail_through { Run::PassThrough } else { Run::Copy };
             let out = &mut self.out;
             let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
             let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush };
-            // A text node held in whole-text-node mode comes first.
+            // A text node held (never when settled) in whole-text-node mode comes first.
             let held = feed.core.take_unwritten();
             feed.core.out.extend_from_slice(&held);
             self.tokenizer.finish(&mut feed);
@@ -313,7 +376,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
 
     fn check_memory(&mut self) -> Result<(), RewritingError> {
         let limit = self.core.memory_limit;
-        if limit == usize::MAX || self.run == Run::PassThrough {
+        if limit == usize::MAX || matches!(self.run, Run::PassThrough | Run::Copy) {
             return Ok(());
         }
         let needed = self.tokenizer.buffered_len() + self.core.held_bytes() + self.held.len();
@@ -377,18 +440,21 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     fn finish_document(&mut self) -> Result<(), RewritingError> {
         match self.run {
             Run::Failed => return Err(RewritingError::Poisoned),
-            Run::PassThrough => return Ok(()),
+            Run::PassThrough | Run::Copy => return Ok(()),
             Run::Sniffing => {
                 self.decide_encoding(true)?;
                 if self.run == Run::PassThrough {
                     return Ok(());
                 }
                 let held = std::mem::take(&mut self.held);
+                if self.core.settled {
+                    return self.copy_from_start(held);
+                }
                 self.feed(&held)?;
             }
             Run::Running => {}
         }
-        if self.run == Run::PassThrough {
+        if matches!(self.run, Run::PassThrough | Run::Copy) {
             return Ok(());
         }
         let pass_through = self.on_error == OnError::PassThrough;
@@ -404,7 +470,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             }
             self.tokenizer.finish(&mut feed);
         }
-        if self.core.error.is_none() {
+        if self.core.error.is_none() && !self.core.settled {
             let at = self.tokenizer.offset();
             self.core.finish(at);
         }
@@ -414,6 +480,28 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         }
         Ok(())
     }
+}
+
+/// The names [`Core::try_settle`](crate::core) waits for, when every rule
+/// can match only elements the Standard inserts once ([`Shadow::inserted_once`]):
+/// the union of the rules' subject names (empty with no rules); `None` when
+/// some rule may match an element of another name, or in a fragment.
+fn settle_names(program: Option<&Program>, rule_map: &[Option<u32>], shadow: &Shadow) -> Option<Box<[&'static str]>> {
+    let Some(program) = program else { return Some(Box::new([])) };
+    let mut names: Vec<&'static str> = Vec::new();
+    for (i, group) in rule_map.iter().enumerate() {
+        if group.is_none() {
+            continue;
+        }
+        for name in program.subject_names(RuleId(i as u32))? {
+            shadow.inserted_once(name)?;
+            let name = *INSERTED_ONCE.iter().find(|&&n| n == name)?;
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    Some(names.into_boxed_slice())
 }
 
 /// Rewrites a whole document given as a string.

@@ -238,6 +238,17 @@ pub(crate) struct DocHandlers<'h, K: HandlerKind> {
     pub(crate) end: Vec<K::DocumentEndHandler<'h>>,
 }
 
+impl<K: HandlerKind> DocHandlers<'_, K> {
+    /// No document-wide handler of any kind.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.doctype.is_empty()
+            && self.text.is_empty()
+            && self.comments.is_empty()
+            && self.pis.is_empty()
+            && self.end.is_empty()
+    }
+}
+
 /// The options of a rewrite (without handlers).
 #[derive(Debug, Clone)]
 pub(crate) struct Options {
@@ -249,6 +260,7 @@ pub(crate) struct Options {
     pub(crate) whole_text_nodes: Option<usize>,
     pub(crate) track_lines: bool,
     pub(crate) selectors: Option<Selectors>,
+    pub(crate) full_pipeline: bool,
 }
 
 /// What a [`Rewriter`](crate::Rewriter) does: handlers registered by CSS
@@ -321,6 +333,7 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
                 scripting: true,
                 whole_text_nodes: None,
                 track_lines: false,
+                full_pipeline: false,
                 selectors: None,
             },
         }
@@ -523,6 +536,30 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     /// Count lines so that source locations carry line and column.
     pub fn track_lines(mut self, on: bool) -> Self {
         self.options.track_lines = on;
+        self
+    }
+
+    /// Run the whole pipeline on every byte, without the copy shortcut.
+    ///
+    /// By default, once nothing can observe the rest of the document — no
+    /// handlers at all, or rules that can match only elements the Standard
+    /// inserts once (`head`, `html`) after those were inserted and their
+    /// edits placed, with no document-wide handler — the rewriter copies
+    /// the rest of the input to the output without parsing it: the output
+    /// is the same, byte for byte, in any chunking (the tests compare it
+    /// with this setting on). This setting exists for those tests and for
+    /// measuring the full pipeline.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{Settings, rewrite_str};
+    /// let html = "<p>a<b>b</p>c";
+    /// assert_eq!(rewrite_str(html, Settings::new().full_pipeline(true))?, html);
+    /// assert_eq!(rewrite_str(html, Settings::new())?, html);
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn full_pipeline(mut self, on: bool) -> Self {
+        self.options.full_pipeline = on;
         self
     }
 

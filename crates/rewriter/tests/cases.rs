@@ -1,7 +1,10 @@
 //! Data-driven rewriting cases (`tests/data/cases/*.toml`): one named,
 //! filterable test per case, `FILE::NAME`, each run whole, split at every
 //! byte and in three seeded random splittings (the seed is printed on
-//! failure).
+//! failure), and each of those both as users run it and with
+//! [`Settings::full_pipeline`]: the copy once nothing can observe the rest
+//! of the document must not change a byte (`copy.toml` holds the cases
+//! made for it).
 //!
 //! A case is `{name, input, selector, action, value, content_type,
 //! expected}` with optional `attribute` (for attribute actions),
@@ -101,9 +104,20 @@ fn run(name: &str, case: &Case) -> Result<(), String> {
     let input = encode(&case.input);
     let expected = encode(&case.expected);
     common::each_chunking(name, |chunking| {
+        for full in [false, true] {
+            run_once(case, &input, &expected, chunking, full)
+                .map_err(|e| if full { format!("with Settings::full_pipeline: {e}") } else { e })?;
+        }
+        Ok(())
+    })
+}
+
+/// One run of `case` under `chunking`; with `full`, [`Settings::full_pipeline`].
+fn run_once(case: &Case, input: &[u8], expected: &[u8], chunking: common::Chunking, full: bool) -> Result<(), String> {
+    {
         let errors = RefCell::new(Vec::new());
-        let settings = settings(case, &errors)?;
-        let outcome = common::rewrite(settings, &input, chunking);
+        let settings = settings(case, &errors)?.full_pipeline(full);
+        let outcome = common::rewrite(settings, input, chunking);
         match (outcome.error, &case.rewriting_error) {
             (None, None) => {}
             (Some(e), None) => return Err(format!("rewriting failed: {e}")),
@@ -117,7 +131,7 @@ fn run(name: &str, case: &Case) -> Result<(), String> {
                     return Err(format!(
                         "output before the failure is not a prefix of the expected output\n  got:      {}\n  expected: {}",
                         common::show(&outcome.output),
-                        common::show(&expected)
+                        common::show(expected)
                     ));
                 }
                 return Ok(());
@@ -131,13 +145,13 @@ fn run(name: &str, case: &Case) -> Result<(), String> {
         if outcome.output != expected {
             return Err(format!(
                 "\n  input:    {}\n  got:      {}\n  expected: {}",
-                common::show(&input),
+                common::show(input),
                 common::show(&outcome.output),
-                common::show(&expected)
+                common::show(expected)
             ));
         }
         Ok(())
-    })
+    }
 }
 
 fn settings<'h>(case: &'h Case, errors: &'h RefCell<Vec<String>>) -> Result<Settings<'h>, String> {

@@ -124,6 +124,7 @@ fn expect_output<'h>(
 fn round_trip(enc: &'static Encoding, sample: &str) -> Result<(), Failed> {
     let input = encode(&document(sample), enc);
     expect_output(&format!("round_trip {}", enc.name()), &input, &input, || settings(enc))?;
+    expect_output(&format!("round_trip full {}", enc.name()), &input, &input, || settings(enc).full_pipeline(true))?;
     expect_output(&format!("round_trip reading {}", enc.name()), &input, &input, || {
         common::reading_handlers().encoding(enc.name()).expect("label")
     })

@@ -12,6 +12,10 @@
 //!   way, in any chunking.
 //! - `pass_through::*`: with [`OnError::PassThrough`] the same failures and
 //!   a handler error leave the output equal to the input, the error kept.
+//! - `copy::no_handlers_hold_no_tag`: with no handlers the rewriter copies
+//!   its input without holding any token, so the huge tag passes a memory
+//!   limit smaller than it in every chunking (output = input, no error);
+//!   with [`Settings::full_pipeline`] the same input is held and fails.
 //! - `handler_error::stop`: a handler error stops with
 //!   [`RewritingError::Handler`] (its source the handler's error), the output
 //!   is the rewrite before the failing element, and later writes are
@@ -36,8 +40,10 @@ fn main() {
             huge_text_node(|| Settings::new().whole_text_nodes(usize::MAX).memory_limit(LIMIT))
         }),
         Trial::test("pass_through::huge_tag", || {
-            pass_through(&huge_tag_input(), || Settings::new().memory_limit(LIMIT))
+            // A read-only handler: with none, nothing is held (`copy::*`).
+            pass_through(&huge_tag_input(), || Settings::new().memory_limit(LIMIT).element("div", |_| Ok(())))
         }),
+        Trial::test("copy::no_handlers_hold_no_tag", copy_holds_nothing),
         Trial::test("pass_through::huge_text_node", || {
             pass_through(&huge_text_input(), || {
                 Settings::new().whole_text_nodes(1000).text("p", |t| {
@@ -153,6 +159,22 @@ fn pass_through<'h>(input: &[u8], settings: impl Fn() -> Settings<'h>) -> Result
         }
         if output != input {
             return Err(format!("output {} != input", common::show(&output)));
+        }
+        Ok(())
+    })
+    .map_err(Failed::from)
+}
+
+fn copy_holds_nothing() -> Result<(), Failed> {
+    let input = huge_tag_input();
+    common::each_chunking("copy::no_handlers_hold_no_tag", |chunking| {
+        let outcome = common::rewrite(Settings::new().memory_limit(LIMIT), &input, chunking);
+        if outcome.error.is_some() || outcome.output != input {
+            return Err(format!("copying: error {:?}, output equal: {}", outcome.error, outcome.output == input));
+        }
+        let full = common::rewrite(Settings::new().memory_limit(LIMIT).full_pipeline(true), &input, chunking);
+        if longest_chunk(chunking, &input) < input.len() - BEFORE.len() {
+            check_limit_failure(&full, BEFORE.as_bytes())?;
         }
         Ok(())
     })

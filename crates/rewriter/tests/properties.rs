@@ -157,13 +157,16 @@ fn seed_name(doc: &[u8]) -> String {
 
 fn round_trip(doc: &[u8], handlers: bool) -> Result<(), String> {
     common::each_chunking(&seed_name(doc), |chunking| {
-        let settings = if handlers { common::reading_handlers() } else { Settings::new() };
-        let outcome = common::rewrite(settings, doc, chunking);
-        if let Some(e) = outcome.error {
-            return Err(format!("failed: {e}"));
-        }
-        if outcome.output != doc {
-            return Err(format!("output {} != input {}", common::show(&outcome.output), common::show(doc)));
+        // With no handlers: as users run it (a copy) and the full pipeline.
+        for full in [false, true] {
+            let settings = if handlers { common::reading_handlers() } else { Settings::new() };
+            let outcome = common::rewrite(settings.full_pipeline(full), doc, chunking);
+            if let Some(e) = outcome.error {
+                return Err(format!("failed: {e}"));
+            }
+            if outcome.output != doc {
+                return Err(format!("output {} != input {}", common::show(&outcome.output), common::show(doc)));
+            }
         }
         Ok(())
     })

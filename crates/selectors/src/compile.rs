@@ -670,6 +670,47 @@ impl Program {
         }
     }
 
+    /// The local names (ASCII-lowercase) that an element matched by selector
+    /// list `rule` can have: `Some` when every selector of the list has a
+    /// type selector in its subject compound (`head`, `ul > li`,
+    /// `body.x, html`), `None` when some subject may be any element (`.x`,
+    /// `*`, `:is(a, b)`), or when `rule` is not a list of this program.
+    ///
+    /// A caller that knows an element of such a name can no longer be
+    /// inserted (the Standard creates `head` once) knows the list can match
+    /// no element any more.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::{Program, RuleId};
+    /// let p = Program::new(["head", "html > body.x, head", "div.x", ".y", "*|head"])?;
+    /// assert_eq!(p.subject_names(RuleId(0)), Some(vec!["head"]));
+    /// assert_eq!(p.subject_names(RuleId(1)), Some(vec!["body", "head"]));
+    /// assert_eq!(p.subject_names(RuleId(2)), Some(vec!["div"]));
+    /// assert_eq!(p.subject_names(RuleId(3)), None);
+    /// assert_eq!(p.subject_names(RuleId(4)), Some(vec!["head"]));
+    /// assert_eq!(p.subject_names(RuleId(9)), None);
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    ///
+    /// # Complexity
+    /// O(number of compounds of the program).
+    pub fn subject_names(&self, rule: RuleId) -> Option<Vec<&str>> {
+        if rule.0 as usize >= self.public_len {
+            return None;
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for s in &self.states {
+            if s.next.is_some() || self.rules[s.rule as usize].public != Some(rule) {
+                continue;
+            }
+            names.push(s.compound.name.as_ref()?.0.as_str());
+        }
+        names.sort_unstable();
+        names.dedup();
+        Some(names)
+    }
+
     /// The number of selector lists compiled ([`RuleId`]s are `0..len`).
     ///
     /// # Example

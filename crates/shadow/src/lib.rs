@@ -104,5 +104,5 @@ pub use event::{
 };
 pub use htrewrite_tokenizer::Feedback;
 pub use mode::InsertionMode;
-pub use shadow::{OpenElement, Shadow, ShadowOptions, ShadowSink};
+pub use shadow::{INSERTED_ONCE, OpenElement, Shadow, ShadowOptions, ShadowSink};
 pub use token::{TagToken, TreeToken};

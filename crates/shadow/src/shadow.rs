@@ -93,6 +93,15 @@ impl OpenElement {
     }
 }
 
+/// The local names of the HTML elements the Standard inserts at most once
+/// in a document: `html` (the root) and `head`. See [`Shadow::inserted_once`].
+///
+/// # Example
+/// ```
+/// assert!(htrewrite_shadow::INSERTED_ONCE.contains(&"head"));
+/// ```
+pub const INSERTED_ONCE: [&str; 2] = ["html", "head"];
+
 /// The tree-construction shadow: the Standard's tree construction on a
 /// stack, reporting [`Event`]s and answering the tokenizer with [`Feedback`].
 ///
@@ -687,6 +696,49 @@ impl Shadow {
     /// ```
     pub fn head_element(&self) -> Option<NodeId> {
         self.b.head.as_ref().map(|h| h.id)
+    }
+
+    /// For the elements the Standard inserts at most once in a document
+    /// ([`INSERTED_ONCE`]), not a fragment: whether it has been inserted
+    /// already. `None` for every other name, and for every name when
+    /// parsing a fragment (an `svg` context inserts any number of foreign
+    /// `head` elements).
+    ///
+    /// - `html`: the root, inserted by the first token that leaves "before
+    ///   html" (or by the end of input); a later `<html>` start tag only adds
+    ///   attributes to it.
+    /// - `head`: inserted by "before head", the only mode that inserts a
+    ///   head element, which it leaves at once; a later `<head>` start tag is
+    ///   ignored in every mode (in foreign content it breaks out and is
+    ///   ignored "in body"), and "after head" pushes the same element back
+    ///   on the stack, inserting nothing.
+    ///
+    /// Once `Some(true)`, a selector whose subjects all have these names can
+    /// match no element inserted later.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// assert_eq!(shadow.inserted_once("head"), Some(false));
+    /// let t = TagToken::new("title", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.inserted_once("html"), Some(true));
+    /// assert_eq!(shadow.inserted_once("head"), Some(true)); // implied
+    /// assert_eq!(shadow.inserted_once("body"), None);
+    /// ```
+    pub fn inserted_once(&self, name: &str) -> Option<bool> {
+        if self.b.context.is_some() {
+            return None;
+        }
+        match name {
+            "html" => Some(!matches!(self.b.mode, InsertionMode::Initial | InsertionMode::BeforeHtml)),
+            "head" => Some(self.b.head.is_some()),
+            _ => {
+                debug_assert!(!INSERTED_ONCE.contains(&name));
+                None
+            }
+        }
     }
 
     /// The form element pointer.
