@@ -12,8 +12,10 @@
 # profile and runs it under `valgrind --tool=callgrind --toggle-collect='*measured*'`,
 # which counts only the engine's run (not reading files, generating inputs or
 # compiling the shared selectors). Workloads default to
-# "passthrough rewrite count10 text select1000"; every engine that does a
-# workload runs it (htrewrite, lol_html, html5ever_tokenizer, html5ever_dom).
+# "passthrough cdn rewrite count10 text select1000"; every engine that does a
+# workload runs it (htrewrite, htrewrite_full — the whole pipeline on every byte,
+# Settings::full_pipeline, for passthrough and cdn —, lol_html, html5ever_tokenizer,
+# html5ever_dom).
 # Files default to the three lol-html bench pages (under $HTREWRITE_CORPUS
 # when set, else tests/data/corpus/); a row per page and one for all three.
 # --adversarial: htrewrite on every adversarial input (tokenizer and tree
@@ -24,7 +26,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 chunk=65536
-workloads="passthrough rewrite count10 text select1000"
+workloads="passthrough cdn rewrite count10 text select1000"
 files=()
 adversarial=
 only=
@@ -56,7 +58,7 @@ count() {
   echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1
 }
 
-per_byte() { python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.1f}')" "$1" "$2"; }
+per_byte() { python3 -c "import sys; v = int(sys.argv[1]) / int(sys.argv[2]); print(f'{v:.1f}' if v >= 1 else f'{v:.3f}')" "$1" "$2"; }
 
 if [ -n "$adversarial" ]; then
   n=$(python3 -c "import sys; s=sys.argv[1].upper(); m={'K': 1 << 10, 'M': 1 << 20}; print(int(s[:-1]) * m[s[-1]] if s[-1] in m else int(s))" "$size") ||
@@ -92,11 +94,11 @@ if [ ${#files[@]} -eq 0 ]; then
   [ ${#files[@]} -gt 0 ] || { echo "rewriter-instructions.sh: no input files; pass some or set HTREWRITE_CORPUS" >&2; exit 2; }
 fi
 
-engines="htrewrite lol_html html5ever_tokenizer html5ever_dom"
+engines="htrewrite htrewrite_full lol_html html5ever_tokenizer html5ever_dom"
 echo "Instructions per byte (callgrind, only the engine's run; chunks of $chunk bytes)"
 echo
-echo "| workload | input | bytes | htrewrite | lol_html | html5ever tokenizer | html5ever parse + serialize | lol_html ÷ htrewrite |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| workload | input | bytes | htrewrite | htrewrite, full pipeline | lol_html | html5ever tokenizer | html5ever parse + serialize | lol_html ÷ htrewrite |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for workload in $workloads; do
   inputs=("${files[@]}")
   [ ${#files[@]} -gt 1 ] && inputs+=("all")
@@ -110,7 +112,7 @@ for workload in $workloads; do
       if [ -n "$c" ]; then per[$engine]=$(per_byte "$c" "$bytes"); else per[$engine]="—"; fi
       line="$line | ${per[$engine]}"
     done
-    echo "$line | $(python3 -c "print(f'{${per[lol_html]} / ${per[htrewrite]}:.2f}×')") |"
+    echo "$line | $(python3 -c "a, b = ${per[lol_html]}, ${per[htrewrite]}; print(f'{a / b:.2f}×' if b else '∞')") |"
     unset per
   done
 done

@@ -20,7 +20,7 @@
 use std::hint::black_box;
 
 use htrewrite_benches::pipeline::{Prepared, RewriteEngine, RewriteWorkload};
-use htrewrite_benches::{ADVERSARIAL, TREE_ADVERSARIAL, corpus_dir, load_pages, parse_size};
+use htrewrite_benches::{ADVERSARIAL, TREE_ADVERSARIAL, corpus_dir, load_pages, parse_size, peak_heap};
 use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
 
 #[global_allocator]
@@ -35,16 +35,6 @@ const ADVERSARIAL_BYTES: usize = 256 << 10;
 
 /// How many times the page is repeated in the growth table.
 const REPEATS: [usize; 3] = [1, 4, 16];
-
-/// Peak live heap bytes while `f` runs (allocations made before are not
-/// counted).
-fn peak_heap(f: impl FnOnce() -> u64) -> usize {
-    let profiler = dhat::Profiler::builder().testing().build();
-    black_box(f());
-    let peak = dhat::HeapStats::get().max_bytes;
-    drop(profiler);
-    peak
-}
 
 /// The longest token of `doc` in bytes (raw tokenization), the bound the
 /// tokenizer's carried-over input stays under.

@@ -314,6 +314,21 @@ pub fn parse_size(s: &str) -> Option<usize> {
     digits.parse::<usize>().ok().map(|d| d * mult)
 }
 
+/// Peak live heap bytes while `f` runs (allocations made before are not
+/// counted), read from dhat's counting allocator: the calling binary must
+/// have `dhat::Alloc` as its global allocator, and only one such
+/// measurement may run at a time in a process.
+///
+/// # Panics
+/// If another dhat profiler is running.
+pub fn peak_heap(f: impl FnOnce() -> u64) -> usize {
+    let profiler = dhat::Profiler::builder().testing().build();
+    std::hint::black_box(f());
+    let peak = dhat::HeapStats::get().max_bytes;
+    drop(profiler);
+    peak
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

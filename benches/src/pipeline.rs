@@ -40,6 +40,8 @@ pub fn thousand() -> Vec<String> {
 pub enum RewriteWorkload {
     /// No handlers: output equals input.
     Passthrough,
+    /// CDN injection: [`INJECTED`] appended to `<head>`, nothing else.
+    Cdn,
     /// `a[href]` read and set (`http:` → `https:`), and [`INJECTED`]
     /// appended to `<head>`.
     Rewrite,
@@ -53,8 +55,9 @@ pub enum RewriteWorkload {
 
 impl RewriteWorkload {
     /// Every workload, in the order of the README tables.
-    pub const ALL: [RewriteWorkload; 5] = [
+    pub const ALL: [RewriteWorkload; 6] = [
         RewriteWorkload::Passthrough,
+        RewriteWorkload::Cdn,
         RewriteWorkload::Rewrite,
         RewriteWorkload::Count10,
         RewriteWorkload::Text,
@@ -65,6 +68,7 @@ impl RewriteWorkload {
     pub fn name(self) -> &'static str {
         match self {
             RewriteWorkload::Passthrough => "passthrough",
+            RewriteWorkload::Cdn => "cdn",
             RewriteWorkload::Rewrite => "rewrite",
             RewriteWorkload::Count10 => "count10",
             RewriteWorkload::Text => "text",
@@ -115,6 +119,10 @@ impl Default for Prepared {
 pub enum RewriteEngine {
     /// htrewrite's `Rewriter` (tokenizer → tree-building shadow → selectors → handlers).
     Htrewrite,
+    /// htrewrite with [`Settings::full_pipeline`]: every byte parsed, without
+    /// the copy once nothing can observe the rest (`passthrough` and `cdn`
+    /// only; the other workloads never settle, so they run alike).
+    HtrewriteFull,
     /// lol_html 3.x `HtmlRewriter`.
     LolHtml,
     /// html5ever's tokenizer alone, with a sink that reads every token (no tree, no output).
@@ -126,8 +134,9 @@ pub enum RewriteEngine {
 
 impl RewriteEngine {
     /// Every engine, in the order of the README tables.
-    pub const ALL: [RewriteEngine; 4] = [
+    pub const ALL: [RewriteEngine; 5] = [
         RewriteEngine::Htrewrite,
+        RewriteEngine::HtrewriteFull,
         RewriteEngine::LolHtml,
         RewriteEngine::Html5everTokenizer,
         RewriteEngine::Html5everDom,
@@ -137,6 +146,7 @@ impl RewriteEngine {
     pub fn name(self) -> &'static str {
         match self {
             RewriteEngine::Htrewrite => "htrewrite",
+            RewriteEngine::HtrewriteFull => "htrewrite_full",
             RewriteEngine::LolHtml => "lol_html",
             RewriteEngine::Html5everTokenizer => "html5ever_tokenizer",
             RewriteEngine::Html5everDom => "html5ever_dom",
@@ -158,8 +168,9 @@ impl RewriteEngine {
         use RewriteWorkload as W;
         match self {
             RewriteEngine::Htrewrite | RewriteEngine::LolHtml => true,
+            RewriteEngine::HtrewriteFull => matches!(w, W::Passthrough | W::Cdn),
             RewriteEngine::Html5everTokenizer => matches!(w, W::Passthrough | W::Text),
-            RewriteEngine::Html5everDom => matches!(w, W::Passthrough | W::Rewrite),
+            RewriteEngine::Html5everDom => matches!(w, W::Passthrough | W::Cdn | W::Rewrite),
         }
     }
 
@@ -172,22 +183,29 @@ impl RewriteEngine {
     pub fn run(self, w: RewriteWorkload, doc: &[u8], chunk: usize, p: &Prepared) -> u64 {
         assert!(self.supports(w), "{} does not run {}", self.name(), w.name());
         match self {
-            RewriteEngine::Htrewrite => run_htrewrite(w, doc, chunk, p),
+            RewriteEngine::Htrewrite => run_htrewrite(w, doc, chunk, p, false),
+            RewriteEngine::HtrewriteFull => run_htrewrite(w, doc, chunk, p, true),
             RewriteEngine::LolHtml => run_lol_html(w, doc, chunk, p),
             RewriteEngine::Html5everTokenizer => html5ever_tokenize(doc, chunk),
-            RewriteEngine::Html5everDom => html5ever_dom(w == RewriteWorkload::Rewrite, doc, chunk),
+            RewriteEngine::Html5everDom => html5ever_dom(w, doc, chunk),
         }
     }
 }
 
-/// htrewrite's `Rewriter` on workload `w`.
-fn run_htrewrite(w: RewriteWorkload, doc: &[u8], chunk: usize, p: &Prepared) -> u64 {
+/// htrewrite's `Rewriter` on workload `w` (with `full`, [`Settings::full_pipeline`]).
+fn run_htrewrite(w: RewriteWorkload, doc: &[u8], chunk: usize, p: &Prepared, full: bool) -> u64 {
     let count = Cell::new(0u64);
     let mut out = 0u64;
     {
-        let mut settings = Settings::new();
+        let mut settings = Settings::new().full_pipeline(full);
         match w {
             RewriteWorkload::Passthrough => {}
+            RewriteWorkload::Cdn => {
+                settings = settings.element("head", |el| {
+                    el.append(INJECTED, ContentType::Html)?;
+                    Ok(())
+                });
+            }
             RewriteWorkload::Rewrite => {
                 settings = settings
                     .element("a[href]", |el| {
@@ -250,6 +268,12 @@ fn run_lol_html(w: RewriteWorkload, doc: &[u8], chunk: usize, p: &Prepared) -> u
             }));
         }
         match w {
+            RewriteWorkload::Cdn => {
+                settings = settings.append_element_content_handler(element!("head", |el| {
+                    el.append(INJECTED, LolContentType::Html);
+                    Ok(())
+                }));
+            }
             RewriteWorkload::Rewrite => {
                 settings = settings
                     .append_element_content_handler(element!("a[href]", |el| {
@@ -357,17 +381,19 @@ impl Write for CountingWriter {
     }
 }
 
-/// html5ever: parse `doc` into an `RcDom` (fed in chunks), with `rewrite`
-/// the `rewrite` workload's edits on the tree, then serialize; returns the
-/// serialized byte count.
-pub fn html5ever_dom(rewrite: bool, doc: &[u8], chunk: usize) -> u64 {
+/// html5ever: parse `doc` into an `RcDom` (fed in chunks), the edits of
+/// workload `w` (`cdn`, `rewrite`; none for `passthrough`) on the tree, then
+/// serialize; returns the serialized byte count.
+pub fn html5ever_dom(w: RewriteWorkload, doc: &[u8], chunk: usize) -> u64 {
     let mut parser = html5ever::parse_document(RcDom::default(), Default::default()).from_utf8();
     for piece in doc.chunks(chunk) {
         parser.process(ByteTendril::from_slice(piece));
     }
     let dom = parser.finish();
-    if rewrite {
-        edit_tree(&dom.document);
+    match w {
+        RewriteWorkload::Cdn => edit_tree(&dom.document, false),
+        RewriteWorkload::Rewrite => edit_tree(&dom.document, true),
+        _ => {}
     }
     let mut out = CountingWriter(0);
     let handle = SerializableHandle::from(dom.document.clone());
@@ -375,14 +401,14 @@ pub fn html5ever_dom(rewrite: bool, doc: &[u8], chunk: usize) -> u64 {
     out.0
 }
 
-/// The `rewrite` workload on an html5ever tree: every `a[href]` has `http:`
-/// replaced by `https:`, and a `<script src="/injected.js">` is appended to
-/// every `head`.
-fn edit_tree(root: &Handle) {
+/// The `cdn` and `rewrite` workloads on an html5ever tree: with `links`
+/// every `a[href]` has `http:` replaced by `https:`; a
+/// `<script src="/injected.js">` is appended to every `head`.
+fn edit_tree(root: &Handle, links: bool) {
     let mut stack = vec![root.clone()];
     while let Some(node) = stack.pop() {
         if let NodeData::Element { name, attrs, template_contents, .. } = &node.data {
-            if name.ns == ns!(html) && name.local == local_name!("a") {
+            if links && name.ns == ns!(html) && name.local == local_name!("a") {
                 for attr in attrs.borrow_mut().iter_mut() {
                     if attr.name.local == local_name!("href") && attr.name.ns == ns!() {
                         attr.value = StrTendril::from(attr.value.replace("http:", "https:"));
@@ -439,8 +465,12 @@ mod tests {
     fn outputs_and_counts_are_what_each_workload_implies() {
         let p = Prepared::new();
         let n = PAGE.len() as u64;
-        for engine in [RewriteEngine::Htrewrite, RewriteEngine::LolHtml] {
+        for engine in [RewriteEngine::Htrewrite, RewriteEngine::HtrewriteFull, RewriteEngine::LolHtml] {
             assert_eq!(engine.run(RewriteWorkload::Passthrough, PAGE, 64, &p), n);
+            assert_eq!(engine.run(RewriteWorkload::Cdn, PAGE, 64, &p), n + INJECTED.len() as u64);
+            if engine == RewriteEngine::HtrewriteFull {
+                continue;
+            }
             assert_eq!(engine.run(RewriteWorkload::Rewrite, PAGE, 64, &p), n + INJECTED.len() as u64 + 1);
             // `a`, `li` × 2, `ul > li` × 2, `p`: six matches. lol_html, which
             // builds no tree, misses the second `ul > li`: it does not close the
@@ -450,8 +480,9 @@ mod tests {
             // `.cls0` and `div.cls0 p` (no div): one match.
             assert_eq!(engine.run(RewriteWorkload::Select1000, PAGE, 64, &p), n + 1);
         }
-        let plain = html5ever_dom(false, PAGE, 64);
-        assert_eq!(html5ever_dom(true, PAGE, 64), plain + INJECTED.len() as u64 + 1);
+        let plain = html5ever_dom(RewriteWorkload::Passthrough, PAGE, 64);
+        assert_eq!(html5ever_dom(RewriteWorkload::Cdn, PAGE, 64), plain + INJECTED.len() as u64);
+        assert_eq!(html5ever_dom(RewriteWorkload::Rewrite, PAGE, 64), plain + INJECTED.len() as u64 + 1);
     }
 
     #[test]

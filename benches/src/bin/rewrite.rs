@@ -7,8 +7,8 @@
 //! rewrite [--chunk BYTES] ENGINE WORKLOAD --adversarial NAME BYTES
 //! rewrite --list-adversarial
 //! ```
-//! ENGINE: `htrewrite`, `lol_html`, `html5ever_tokenizer`, `html5ever_dom`
-//! (`htrewrite_benches::pipeline::RewriteEngine`); WORKLOAD: `passthrough`,
+//! ENGINE: `htrewrite`, `htrewrite_full`, `lol_html`, `html5ever_tokenizer`, `html5ever_dom`
+//! (`htrewrite_benches::pipeline::RewriteEngine`); WORKLOAD: `passthrough`, `cdn`,
 //! `rewrite`, `count10`, `text`, `select1000` (`RewriteWorkload`). `--adversarial`
 //! generates one of `htrewrite_benches::ADVERSARIAL` or `TREE_ADVERSARIAL` at about
 //! BYTES bytes (`64K`, `1M` allowed). Chunks default to 64 KiB.
