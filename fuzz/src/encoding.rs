@@ -110,7 +110,9 @@ pub fn encoding_sniff(data: &[u8]) {
     }
 
     let pass_through = flags & 128 != 0;
-    let unsupported = strategy(last.encoding) == Strategy::Unsupported;
+    // With no handlers the rewriter copies its input in any encoding; with
+    // handlers an encoding without a lossless byte mapping is an error.
+    let unsupported = strategy(last.encoding) == Strategy::Unsupported && flags & 64 != 0;
     for chunks in [&[input.len()][..], &splits] {
         match rewrite(input, chunks, transport_label, fallback_label, flags & 64 != 0, pass_through) {
             Ok(out) => {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, ValueEnum};
 use clap_complete::Shell;
+use htrewrite_cli::parse_size;
 use htrewrite_cli::rules::{Action, Origin, Rule, RuleSet};
 
 use crate::failure::Failure;
@@ -72,7 +73,7 @@ pub struct Cli {
     /// Parse the input as a fragment in the context of this element (e.g. div, tbody, title).
     #[arg(long, value_name = "CONTEXT", help_heading = "Parsing")]
     pub fragment: Option<String>,
-    /// Most memory the rewriter may hold (e.g. 64M, 1G; exit 4 when exceeded).
+    /// Most memory the rewriter may hold (e.g. 64M, 1G; default 256M, 0 for none; exit 4 when exceeded).
     #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Parsing")]
     pub memory_limit: Option<usize>,
 
@@ -326,21 +327,12 @@ fn ordered_rules(matches: &ArgMatches, cli: &Cli) -> Result<RuleSet, Failure> {
     RuleSet::new(found.into_iter().flat_map(|(_, r)| r).collect()).map_err(|e| Failure::Usage(e.to_string()))
 }
 
-/// Parses a size: bytes, or a number with K, M, G (powers of 1024; `KB`, `KiB`… accepted).
-pub fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = t.split_at(split);
-    let n: usize = digits.parse().map_err(|_| format!("{s:?} is not a size (e.g. 65536, 64K, 64M, 1G)"))?;
-    let shift = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kb" | "kib" => 10,
-        "m" | "mb" | "mib" => 20,
-        "g" | "gb" | "gib" => 30,
-        _ => return Err(format!("{s:?}: unknown unit (use K, M or G)")),
-    };
-    n.checked_mul(1 << shift).ok_or_else(|| format!("{s:?} is too large"))
-}
+/// The memory limit when `--memory-limit` is not given: 256 MiB. Real pages
+/// hold well under 1 MiB (the 4 MB WHATWG source under 300 KiB); the limit
+/// stops a hostile input (100 MB of nested `<div>`s with an action, a 500 MB
+/// attribute being edited) with exit 4 and the exact output before it,
+/// instead of the kernel's out-of-memory kill and a silently cut output.
+pub const DEFAULT_MEMORY_LIMIT: usize = 256 << 20;
 
 #[cfg(test)]
 mod tests {

@@ -131,10 +131,11 @@ pub fn options<'h, K: HandlerKind>(settings: Settings<'h, K>, cli: &Cli) -> Resu
         Some(context) => settings.fragment(context),
         None => settings,
     };
-    Ok(match cli.memory_limit {
-        Some(limit) => settings.memory_limit(limit),
-        None => settings,
-    })
+    Ok(settings.memory_limit(match cli.memory_limit {
+        None => crate::args::DEFAULT_MEMORY_LIMIT,
+        Some(0) => usize::MAX,
+        Some(limit) => limit,
+    }))
 }
 
 /// A progress bar for `input`, when wanted.

@@ -291,6 +291,36 @@ fn memory_limit_exits_4() {
     htrewrite().args(["--memory-limit", "1M", "--remove", "b"]).write_stdin(long_comment).assert().success();
 }
 
+/// Issue 20, item 9: with no actions the output is the input, in any encoding.
+#[test]
+fn iso_2022_jp_without_actions_passes_through() {
+    let input: &[u8] = b"<meta charset=iso-2022-jp><p>\x1b$B4A;z\x1b(B</p>";
+    htrewrite().write_stdin(input).assert().success().stdout(input.to_vec());
+    fails(&["--remove", "p"], input, 4).stderr(predicate::str::contains("ISO-2022-JP"));
+}
+
+/// Issue 20, item 1: a default memory limit stops what would otherwise grow
+/// without bound (here: 2,000,000 open elements with an action), with exit 4
+/// and the exact output before the failure; `--memory-limit 0` lifts it.
+#[test]
+fn default_memory_limit_stops_deep_nesting() {
+    let input = "<div>".repeat(2_000_000);
+    let assert = fails(&["--set-attr", "p", "x", "1"], input.clone(), 4)
+        .stderr(predicate::str::contains("memory limit of 268435456 bytes exceeded"));
+    let out = assert.get_output().stdout.clone();
+    assert!(
+        !out.is_empty() && input.as_bytes().starts_with(&out),
+        "the output before the failure is a prefix of the input"
+    );
+    htrewrite()
+        .args(["--memory-limit", "0", "--set-attr", "p", "x", "1"])
+        .write_stdin("<div>".repeat(1000))
+        .assert()
+        .success();
+    // No action: nothing is parsed, nothing held.
+    htrewrite().write_stdin(input.clone()).assert().success().stdout(input);
+}
+
 #[test]
 fn broken_pipe_exits_0_quietly() {
     let dir = tempfile::tempdir().unwrap();

@@ -455,7 +455,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let text = self.text.as_ref().map_or(0, |t| t.held_raw.len() + t.held_text.len());
         pending
             + text
-            + self.shadow.open_element_count() * 96
+            + self.shadow.held_bytes()
             + self.events.matcher.as_ref().map_or(0, |m| m.live_records() * 160)
             + self.scopes.len() * 64
             + self.detached.len() * 96

@@ -286,6 +286,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let mut bom: Vec<u8> = self.held.drain(..sniffed.bom_len).collect();
         self.out.deliver(&mut bom).map_err(RewritingError::Output)?;
         self.run = Run::Running;
+        if self.core.settled {
+            // Nothing observes the document: it is copied as it is, in any
+            // encoding (ISO-2022-JP and the replacement encoding included).
+            return Ok(true);
+        }
         match strategy(sniffed.encoding) {
             Strategy::Bytes => self.core.encoding = sniffed.encoding,
             Strategy::Utf16 { big_endian } => {

@@ -48,6 +48,7 @@ fn main() {
         }
     }
     trials.push(Trial::test("sniffing::meta_charset_switch", meta_charset_switch));
+    trials.push(Trial::test("sniffing::iso_2022_jp_copied_without_handlers", iso_2022_jp_copied_without_handlers));
     trials.push(Trial::test("sniffing::transport_wins_over_meta", transport_wins_over_meta));
     trials.push(Trial::test("sniffing::fallback_without_meta", fallback_without_meta));
     trials.push(Trial::test("sniffing::utf8_bom_kept", utf8_bom_kept));
@@ -225,6 +226,27 @@ fn sniffed_text(name: &str, input: &[u8], transport: Option<&str>, want: &str) -
             return Err(format!("text {got:?}, want {want:?}"));
         }
         Ok(())
+    })
+    .map_err(Failed::from)
+}
+
+/// ISO-2022-JP has no lossless byte-level tokenization: with handlers it is
+/// [`RewritingError::Encoding`](htrewrite::RewritingError::Encoding); with
+/// none the rewriter copies the document, so the output is the input.
+fn iso_2022_jp_copied_without_handlers() -> Result<(), Failed> {
+    let input = encode("<meta charset=iso-2022-jp><p>漢字 &lt;</p>", encoding_rs::ISO_2022_JP);
+    assert!(input.contains(&0x1b), "an escape sequence in the input");
+    common::each_chunking("iso_2022_jp_copied_without_handlers", |chunking| {
+        let plain =
+            common::rewrite(Settings::new().sniff_encoding(None, "windows-1252").expect("labels"), &input, chunking);
+        if plain.error.is_some() || plain.output != input {
+            return Err(format!("no handlers: output {} error {:?}", common::show(&plain.output), plain.error));
+        }
+        let reading = Settings::new().sniff_encoding(None, "windows-1252").expect("labels").element("p", |_| Ok(()));
+        match common::rewrite(reading, &input, chunking).error {
+            Some(htrewrite::RewritingError::Encoding(m)) if m.contains("ISO-2022-JP") => Ok(()),
+            other => Err(format!("a read-only handler: error {other:?}, want Encoding(ISO-2022-JP …)")),
+        }
     })
     .map_err(Failed::from)
 }

@@ -157,6 +157,15 @@ impl FormattingElement {
 }
 
 impl FormattingList {
+    /// The heap bytes of the list's entries and indexes, by capacity (the
+    /// entries' attribute buffers not included).
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.markers.capacity() * 4
+            + self.by_sig.capacity() * (8 + std::mem::size_of::<Vec<u32>>() + 1)
+            + self.pos_of.held_bytes()
+    }
+
     /// Physical length (tombstones included): the bound of positions.
     pub(crate) fn len(&self) -> usize {
         self.entries.len()

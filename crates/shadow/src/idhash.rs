@@ -46,6 +46,13 @@ const SLOTS: usize = 256;
 const FREE: u32 = u32::MAX;
 
 impl PosMap {
+    /// The heap bytes that grow with the entries: the overflow map's (by
+    /// capacity, with a byte of control per entry); the direct-mapped slots
+    /// are a fixed table.
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.overflow.capacity() * (std::mem::size_of::<(crate::NodeId, u32)>() + 1)
+    }
+
     fn slot(id: crate::NodeId) -> usize {
         (id.0 % SLOTS as u64) as usize
     }

@@ -594,6 +594,27 @@ impl Shadow {
         self.b.stack.live_len()
     }
 
+    /// The heap bytes the shadow holds for the stack of open elements (its
+    /// entries, index links and position map) and the list of active
+    /// formatting elements, counted by capacity: what grows with the
+    /// document's nesting, for memory limits. Fixed-size tables are not
+    /// counted.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let before = shadow.held_bytes();
+    /// for _ in 0..1000 {
+    ///     let div = TagToken::new("div", vec![]);
+    ///     shadow.process_tree_token(TreeToken::StartTag(&div), Default::default(), &mut NoEvents);
+    /// }
+    /// assert!(shadow.held_bytes() >= before + 1000 * 150);
+    /// ```
+    pub fn held_bytes(&self) -> usize {
+        self.b.stack.held_bytes() + self.b.fmt.held_bytes()
+    }
+
     /// Whether the element `id` is on the stack of open elements (e.g. the
     /// head or form element pointer, or an element a selector matched).
     ///

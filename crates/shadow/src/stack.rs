@@ -229,6 +229,14 @@ impl Stack {
     }
 
     /// The number of open elements.
+    /// The heap bytes of the entries and their index links, by capacity
+    /// (the dominant per-element cost; see [`Shadow::held_bytes`](crate::Shadow::held_bytes)).
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.items.capacity() * std::mem::size_of::<OpenElement>()
+            + self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self.pos_of.held_bytes()
+    }
+
     pub(crate) fn live_len(&self) -> usize {
         self.live
     }

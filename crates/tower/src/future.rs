@@ -87,6 +87,7 @@ where
     };
     let made = settings
         .on_error(on_error)
+        .memory_limit(config.memory_limit)
         .sniff_encoding(charset.as_deref(), &config.fallback_encoding)
         .and_then(|settings| Rewriter::new(settings, BytesSink::default()));
     match made {

@@ -83,11 +83,22 @@ impl Stats {
     }
 }
 
+/// The default of [`HtmlRewriteLayer::memory_limit`]: 64 MiB per response.
+///
+/// What one rewriter holds is the longest unfinished token, the stack of
+/// open elements and what handlers hold: well under 1 MiB on real pages
+/// (the largest test-corpus page, 4 MB, holds under 300 KiB), so 64 MiB
+/// leaves room for any page while bounding what one hostile response (100 MB
+/// of nested `<div>`s, a 500 MB attribute) can make a server allocate.
+pub const DEFAULT_MEMORY_LIMIT: usize = 64 << 20;
+
 /// The options shared by a layer's services.
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
     pub(crate) predicate: Predicate,
     pub(crate) policy: ErrorPolicy,
+    /// [`HtmlRewriteLayer::memory_limit`] (`usize::MAX` for none).
+    pub(crate) memory_limit: usize,
     pub(crate) etag: EtagPolicy,
     pub(crate) fallback_encoding: String,
     pub(crate) stats: Stats,
@@ -143,6 +154,7 @@ where
             config: Arc::new(Config {
                 predicate: Predicate::default(),
                 policy: ErrorPolicy::default(),
+                memory_limit: DEFAULT_MEMORY_LIMIT,
                 etag: EtagPolicy::default(),
                 fallback_encoding: "windows-1252".to_string(),
                 stats: Stats::default(),
@@ -164,6 +176,26 @@ where
     /// It overrides the settings' own [`OnError`](htrewrite::OnError).
     pub fn on_error(self, policy: ErrorPolicy) -> Self {
         self.config(|c| c.policy = policy)
+    }
+
+    /// The memory limit of each response's rewriter, in bytes
+    /// ([`Settings::memory_limit`]; default [`DEFAULT_MEMORY_LIMIT`], `0`
+    /// for none). It overrides the settings' own. A response whose rewrite
+    /// would hold more fails with
+    /// [`RewritingError::MemoryLimitExceeded`](htrewrite::RewritingError::MemoryLimitExceeded),
+    /// handled by the [`ErrorPolicy`]: by default the rest of the body
+    /// passes through unchanged, counted in [`Stats::passed_through`].
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::Settings;
+    /// use htrewrite_tower::HtmlRewriteLayer;
+    /// let layer = HtmlRewriteLayer::new(|_: &http::request::Parts, _: &http::response::Parts| Some(Settings::new_send()))
+    ///     .memory_limit(16 << 20);
+    /// # let _ = layer;
+    /// ```
+    pub fn memory_limit(self, bytes: usize) -> Self {
+        self.config(|c| c.memory_limit = if bytes == 0 { usize::MAX } else { bytes })
     }
 
     /// What becomes of a strong `ETag` (default [`EtagPolicy::Weaken`]).

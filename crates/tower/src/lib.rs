@@ -45,6 +45,22 @@
 //! weak (or is dropped, [`EtagPolicy`]). `Transfer-Encoding` is never set
 //! here: the server picks the framing.
 //!
+//! Partial responses (206) are left alone, so a client that sends `Range`
+//! through a proxy gets the upstream's bytes unrewritten (an injected
+//! script missing, a removed one present), and a resumed download splices
+//! rewritten and raw bytes. A proxy whose responses may be rewritten should
+//! drop `Range` and `If-Range` from requests before they reach the upstream
+//! and answer with the whole rewritten response (RFC 9110 lets a server
+//! ignore `Range`), as the reverse-proxy example does.
+//!
+//! ## Limits
+//! Each response's rewriter holds at most [`DEFAULT_MEMORY_LIMIT`] (64 MiB)
+//! unless [`HtmlRewriteLayer::memory_limit`] says otherwise (`0`: none);
+//! past it the [`ErrorPolicy`] applies (by default the rest of the body
+//! passes through unchanged). A response rewritten only by rules on `head`
+//! is copied without being parsed once its head ended
+//! ([`Rewriter::copying`](htrewrite::Rewriter::copying)).
+//!
 //! ## Compressed upstreams: decompress → rewrite → compress
 //! The layer leaves encoded bodies alone. To rewrite a gzip/brotli upstream,
 //! put tower-http's `DecompressionLayer` inside (nearer the upstream) and
@@ -100,6 +116,6 @@ mod service;
 pub use body::HtmlRewriteBody;
 pub use error::{Error, ErrorKind};
 pub use future::ResponseFuture;
-pub use layer::{ErrorPolicy, EtagPolicy, HtmlRewriteLayer, Stats};
+pub use layer::{DEFAULT_MEMORY_LIMIT, ErrorPolicy, EtagPolicy, HtmlRewriteLayer, Stats};
 pub use predicate::{Predicate, Skip};
 pub use service::HtmlRewrite;
