@@ -4,7 +4,8 @@
 //! cargo run -p htrewrite-examples --example proxy -- \
 //!     --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 \
 //!     [--rules rules.toml] [--inject-head '<script src="/x.js"></script>'] \
-//!     [--upstream-timeout SECONDS]
+//!     [--upstream-timeout SECONDS] [--client-timeout SECONDS] \
+//!     [--max-connections N] [--memory-limit SIZE]
 //! ```
 //!
 //! `--rules` takes the CLI's TOML rules (see `htrewrite_cli::rules`);
@@ -13,17 +14,24 @@
 //! Gzip upstreams are decompressed, rewritten and compressed again for
 //! clients that accept gzip. An upstream silent for `--upstream-timeout`
 //! seconds (default 30) gets a 504 before the response head and a truncated
-//! response after it (see `htrewrite_examples::proxy`). Set `RUST_LOG`-style tracing with a subscriber
+//! response after it (see `htrewrite_examples::proxy`). A client gets
+//! `--client-timeout` seconds (default 30) to send a request head and
+//! between two requests on a connection; at most `--max-connections`
+//! (default 1024) are served at once; each page's rewriter holds at most
+//! `--memory-limit` (default 64M, `0` for none; past it the rest of the page
+//! passes through unchanged). Set `RUST_LOG`-style tracing with a subscriber
 //! of your own; this example prints the layer's counters on Ctrl-C.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use htrewrite_cli::parse_size;
 use htrewrite_cli::rules::RuleSet;
-use htrewrite_examples::proxy::{Config, DEFAULT_UPSTREAM_TIMEOUT, Rules, serve};
+use htrewrite_examples::proxy::{Config, serve};
 
 const USAGE: &str = "usage: proxy --upstream http://HOST:PORT [--listen ADDR:PORT] [--rules FILE.toml] \
-                     [--inject-head HTML] [--upstream-timeout SECONDS]";
+                     [--inject-head HTML] [--upstream-timeout SECONDS] [--client-timeout SECONDS] \
+                     [--max-connections N] [--memory-limit SIZE]";
 
 fn main() -> ExitCode {
     match run() {
@@ -38,8 +46,15 @@ fn main() -> ExitCode {
 fn run() -> Result<(), String> {
     let mut listen = "127.0.0.1:8080".to_string();
     let mut upstream = None;
-    let mut rules = Rules::default();
-    let mut upstream_timeout = DEFAULT_UPSTREAM_TIMEOUT;
+    // The upstream is set below, once known.
+    let mut config = Config::new(http::Uri::default());
+    let seconds = |flag: &str, value: String| -> Result<std::time::Duration, String> {
+        let secs: f64 = value.parse().map_err(|e| format!("{flag}: {e}"))?;
+        std::time::Duration::try_from_secs_f64(secs)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| format!("{flag} must be a positive number of seconds"))
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
@@ -50,15 +65,17 @@ fn run() -> Result<(), String> {
                 let path = value()?;
                 let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
                 let set = RuleSet::from_toml_str(&text).map_err(|e| format!("{path}: {e}"))?;
-                rules.rule_set = Some(Arc::new(set));
+                config.rules.rule_set = Some(Arc::new(set));
             }
-            "--inject-head" => rules.inject_head = Some(value()?),
-            "--upstream-timeout" => {
-                let secs: f64 = value()?.parse().map_err(|e| format!("--upstream-timeout: {e}"))?;
-                upstream_timeout = std::time::Duration::try_from_secs_f64(secs)
-                    .ok()
-                    .filter(|d| !d.is_zero())
-                    .ok_or("--upstream-timeout must be a positive number of seconds")?;
+            "--inject-head" => config.rules.inject_head = Some(value()?),
+            "--upstream-timeout" => config.upstream_timeout = seconds(&arg, value()?)?,
+            "--client-timeout" => config.client_timeout = seconds(&arg, value()?)?,
+            "--max-connections" => {
+                config.max_connections =
+                    value()?.parse().ok().filter(|&n| n > 0).ok_or("--max-connections must be a positive integer")?;
+            }
+            "--memory-limit" => {
+                config.memory_limit = parse_size(&value()?).map_err(|e| format!("--memory-limit: {e}"))?
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -72,16 +89,16 @@ fn run() -> Result<(), String> {
     if upstream.scheme_str() != Some("http") || upstream.authority().is_none() {
         return Err("--upstream must be http://HOST[:PORT]".into());
     }
+    config.upstream = upstream.clone();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("{listen}: {e}"))?;
         eprintln!("proxy: listening on http://{}, forwarding to {upstream}", listener.local_addr().unwrap());
         let mut stats = None;
-        let config = Config { upstream, rules, upstream_timeout };
-        let result = tokio::select! {
-            r = serve(listener, config, |s| stats = Some(s)) => r.map_err(|e| e.to_string()),
-            _ = tokio::signal::ctrl_c() => Ok(()),
-        };
+        tokio::select! {
+            () = serve(listener, config, |s| stats = Some(s)) => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
         if let Some(s) = stats {
             eprintln!(
                 "proxy: {} rewritten, {} left alone, {} failures passed through, {} aborted",
@@ -91,7 +108,7 @@ fn run() -> Result<(), String> {
                 s.aborted()
             );
         }
-        result
+        Ok::<(), String>(())
     })?;
     Ok(())
 }

@@ -17,6 +17,25 @@
 //! chunk, or fewer bytes than its `Content-Length`) and the upstream
 //! connection is dropped. Neither connection is held forever. The rewritten
 //! part sent before the stall stays sent; the rest never comes.
+//!
+//! Clients are bounded too ([`Config`]): a client has
+//! [`Config::client_timeout`] to send a request head, and a kept-alive
+//! connection is closed after as long without a new request (slow-loris
+//! clients cannot hold sockets); at most [`Config::max_connections`] are
+//! served at once (more wait in the listen backlog); an `accept` error
+//! (out of file descriptors, a connection reset before it was accepted) is
+//! logged and retried after a pause that grows to one second, never the end
+//! of the server. Each page's rewriter holds at most
+//! [`Config::memory_limit`] bytes ([`DEFAULT_MEMORY_LIMIT`]): a page past it
+//! is passed through unchanged from that point (the layer's
+//! [`ErrorPolicy::PassThrough`](htrewrite_tower::ErrorPolicy)), counted in
+//! the layer's stats.
+//!
+//! `Range` and `If-Range` are not forwarded: a byte range of an HTML page
+//! cannot be rewritten (the rewritten page has other bytes), so the upstream
+//! always sends whole responses and HTML ones are rewritten; a client that
+//! asked for a range gets the whole `200` response, as RFC 9110 allows (a
+//! server may ignore `Range`).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -26,16 +45,17 @@ use std::time::Duration;
 use bytes::Bytes;
 use htrewrite::{ContentType, Sendable, Settings};
 use htrewrite_cli::rules::RuleSet;
-use htrewrite_tower::{HtmlRewriteLayer, Stats};
-use http::header::{HOST, HeaderName, HeaderValue, LOCATION};
+use htrewrite_tower::{ErrorPolicy, HtmlRewriteLayer, Stats};
+use http::header::{HOST, HeaderName, HeaderValue, IF_RANGE, LOCATION, RANGE};
 use http::{HeaderMap, Request, Response, StatusCode, Uri, request, response};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tower::{Service, ServiceBuilder, ServiceExt};
 
 use crate::timeout::IdleTimeout;
@@ -56,7 +76,18 @@ pub struct Rules {
 /// The default of [`Config::upstream_timeout`].
 pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The proxy's configuration.
+/// The default of [`Config::client_timeout`].
+pub const DEFAULT_CLIENT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default of [`Config::max_connections`].
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
+pub use htrewrite_tower::DEFAULT_MEMORY_LIMIT;
+
+/// The longest pause between two `accept` attempts after an error.
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// The proxy's configuration; [`Config::new`] gives the defaults.
 #[derive(Clone)]
 pub struct Config {
     /// `http://host:port` of the upstream (the only host requests go to).
@@ -65,8 +96,40 @@ pub struct Config {
     pub rules: Rules,
     /// How long the upstream may send nothing: before the response head
     /// (a 504), and between two frames of the body (the response ends with
-    /// an error). [`DEFAULT_UPSTREAM_TIMEOUT`] in the example binary.
+    /// an error). [`DEFAULT_UPSTREAM_TIMEOUT`] by default.
     pub upstream_timeout: Duration,
+    /// How long a client may take to send a request head, and how long a
+    /// kept-alive connection may wait for its next request, before the
+    /// proxy closes it. [`DEFAULT_CLIENT_TIMEOUT`] by default.
+    pub client_timeout: Duration,
+    /// Client connections served at once; more wait until one ends.
+    /// [`DEFAULT_MAX_CONNECTIONS`] by default.
+    pub max_connections: usize,
+    /// The memory limit of each page's rewriter
+    /// ([`HtmlRewriteLayer::memory_limit`]; `0` for none).
+    /// [`DEFAULT_MEMORY_LIMIT`] by default.
+    pub memory_limit: usize,
+}
+
+impl Config {
+    /// The configuration for `upstream` with no rules and the defaults.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_examples::proxy::{Config, DEFAULT_MAX_CONNECTIONS};
+    /// let config = Config::new("http://127.0.0.1:8000".parse().unwrap());
+    /// assert_eq!(config.max_connections, DEFAULT_MAX_CONNECTIONS);
+    /// ```
+    pub fn new(upstream: Uri) -> Config {
+        Config {
+            upstream,
+            rules: Rules::default(),
+            upstream_timeout: DEFAULT_UPSTREAM_TIMEOUT,
+            client_timeout: DEFAULT_CLIENT_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+        }
+    }
 }
 
 /// Hop-by-hop headers (RFC 9110, section 7.6.1), never forwarded.
@@ -154,15 +217,15 @@ fn gateway_error(status: StatusCode, message: String) -> Response<ProxyBody> {
 }
 
 /// Serves the proxy on `listener` until the task is dropped; returns the layer's counters
-/// through `on_stats` before serving.
-///
-/// # Errors
-/// When accepting a connection fails.
-pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(Stats)) -> std::io::Result<()> {
+/// through `on_stats` before serving. Errors of `accept` are logged and retried (see the
+/// module docs): serving ends only when the task is dropped.
+pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(Stats)) {
     let upstream_authority = config.upstream.authority().expect("upstream has an authority").clone();
     let upstream_origin = format!("http://{upstream_authority}");
     let client: Client<HttpConnector, Incoming> = Client::builder(TokioExecutor::new()).build_http();
-    let layer = HtmlRewriteLayer::new(factory(config.rules.clone(), upstream_origin.clone()));
+    let layer = HtmlRewriteLayer::new(factory(config.rules.clone(), upstream_origin.clone()))
+        .on_error(ErrorPolicy::PassThrough)
+        .memory_limit(config.memory_limit);
     on_stats(layer.stats());
     let idle = config.upstream_timeout;
     let service = ServiceBuilder::new()
@@ -172,8 +235,23 @@ pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(
         .map_response(move |res: Response<Incoming>| res.map(|body| IdleTimeout::new(body, idle)))
         .service(client);
 
+    let connections = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let mut backoff = Duration::ZERO;
     loop {
-        let (stream, peer) = listener.accept().await?;
+        let permit = Arc::clone(&connections).acquire_owned().await.expect("the semaphore is never closed");
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => {
+                backoff = Duration::ZERO;
+                accepted
+            }
+            Err(error) => {
+                // EMFILE, ENFILE, ENOBUFS, ECONNABORTED…: the listener itself still works.
+                backoff = (backoff * 2).clamp(Duration::from_millis(10), MAX_ACCEPT_BACKOFF);
+                tracing::warn!(%error, ?backoff, "accept failed; retrying");
+                tokio::time::sleep(backoff).await;
+                continue;
+            }
+        };
         let service = service.clone();
         let upstream_authority = upstream_authority.clone();
         let upstream_origin = upstream_origin.clone();
@@ -183,8 +261,13 @@ pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(
             let upstream_origin = upstream_origin.clone();
             async move { Ok::<_, Infallible>(forward(service, req, peer, authority, upstream_origin, idle).await) }
         });
+        let client_timeout = config.client_timeout;
         tokio::spawn(async move {
-            let conn = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), handle);
+            let _permit = permit;
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(client_timeout)
+                .serve_connection(TokioIo::new(stream), handle);
             if let Err(error) = conn.await {
                 tracing::debug!(%error, %peer, "connection ended with an error");
             }
@@ -215,6 +298,9 @@ where
         Err(e) => return gateway_error(StatusCode::BAD_GATEWAY, format!("bad request target: {e}\n")),
     };
     strip_hop_by_hop(&mut parts.headers);
+    // A byte range of a page cannot be rewritten: always ask for whole responses.
+    parts.headers.remove(RANGE);
+    parts.headers.remove(IF_RANGE);
     let proxy_origin = proxy_origin(&parts.headers, "host");
     if let Some(host) = client_host {
         parts.headers.insert(HeaderName::from_static("x-forwarded-host"), host);

@@ -84,11 +84,9 @@ async fn proxy(upstream: SocketAddr, rules: Rules) -> (SocketAddr, Stats) {
 async fn proxy_with_timeout(upstream: SocketAddr, rules: Rules, upstream_timeout: Duration) -> (SocketAddr, Stats) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let config = Config { upstream: format!("http://{upstream}").parse().unwrap(), rules, upstream_timeout };
+    let config = Config { rules, upstream_timeout, ..Config::new(format!("http://{upstream}").parse().unwrap()) };
     let (tx, rx) = tokio::sync::oneshot::channel();
-    tokio::spawn(async move {
-        serve(listener, config, |s| tx.send(s).unwrap()).await.unwrap();
-    });
+    tokio::spawn(serve(listener, config, |s| tx.send(s).unwrap()));
     (addr, rx.await.unwrap())
 }
 

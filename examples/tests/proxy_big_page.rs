@@ -10,7 +10,7 @@ use axum::Router;
 use axum::body::Body as AxumBody;
 use axum::routing::get;
 use bytes::{Buf, Bytes};
-use htrewrite_examples::proxy::{Config, DEFAULT_UPSTREAM_TIMEOUT, Rules, serve};
+use htrewrite_examples::proxy::{Config, Rules, serve};
 use http::header::CONTENT_TYPE;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::Client;
@@ -80,10 +80,9 @@ async fn fifty_megabyte_page_through_the_proxy_in_bounded_memory() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let px = listener.local_addr().unwrap();
     let rules = Rules { rule_set: None, inject_head: Some(SCRIPT.to_string()) };
-    let config =
-        Config { upstream: format!("http://{up}").parse().unwrap(), rules, upstream_timeout: DEFAULT_UPSTREAM_TIMEOUT };
+    let config = Config { rules, ..Config::new(format!("http://{up}").parse().unwrap()) };
     let (tx, rx) = tokio::sync::oneshot::channel();
-    tokio::spawn(async move { serve(listener, config, |s| tx.send(s).unwrap()).await.unwrap() });
+    tokio::spawn(serve(listener, config, |s| tx.send(s).unwrap()));
     let stats = rx.await.unwrap();
 
     // What the client must get: the injection at the end of <head>, every other byte as sent.
