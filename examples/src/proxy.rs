@@ -16,7 +16,12 @@
 //! the client's connection (the client sees a truncated response: no last
 //! chunk, or fewer bytes than its `Content-Length`) and the upstream
 //! connection is dropped. Neither connection is held forever. The rewritten
-//! part sent before the stall stays sent; the rest never comes.
+//! part sent before the stall stays sent; the rest never comes. When the
+//! upstream fails mid-body (a stall, or a connection closed early), every
+//! byte received before reaches the client first: the layer ends the
+//! document there and sends its rewrite, and [`FlushThenFail`] holds the
+//! error back so that hyper writes what it buffered before it cuts the
+//! response.
 //!
 //! Clients are bounded too ([`Config`]): a client has
 //! [`Config::client_timeout`] to send a request head, and a kept-alive
@@ -58,6 +63,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower::{Service, ServiceBuilder, ServiceExt};
 
+use crate::flush::FlushThenFail;
 use crate::timeout::IdleTimeout;
 pub use crate::timeout::UpstreamStalled;
 
@@ -259,7 +265,10 @@ pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(
             let service = service.clone();
             let authority = upstream_authority.clone();
             let upstream_origin = upstream_origin.clone();
-            async move { Ok::<_, Infallible>(forward(service, req, peer, authority, upstream_origin, idle).await) }
+            async move {
+                let res = forward(service, req, peer, authority, upstream_origin, idle).await;
+                Ok::<_, Infallible>(res.map(|body| FlushThenFail::new(body).boxed_unsync()))
+            }
         });
         let client_timeout = config.client_timeout;
         tokio::spawn(async move {

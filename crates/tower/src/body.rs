@@ -22,6 +22,11 @@ pin_project! {
     /// soon as the rewriter releases it), ends the document at the end of the
     /// inner body or at its trailers, and sends the trailers after the last
     /// output. Frames other than data and trailers are dropped.
+    ///
+    /// When the inner body fails (the upstream closed mid-body), everything
+    /// received still reaches the client before the error: the document ends
+    /// there, as a browser ends a cut-off page (open elements end, end
+    /// handlers run), its rewrite is sent, then the error.
     pub struct HtmlRewriteBody<B> {
         #[pin]
         inner: B,
@@ -41,6 +46,8 @@ struct Rewriting {
     /// The output of `end()`.
     tail: Bytes,
     trailers: Option<HeaderMap>,
+    /// The inner body's failure, sent after the rewrite of what came before it.
+    failed: Option<Error>,
     policy: ErrorPolicy,
     stats: Stats,
     /// Whether a pass-through failure was counted.
@@ -118,8 +125,15 @@ impl<B> HtmlRewriteBody<B> {
         policy: ErrorPolicy,
         stats: Stats,
     ) -> Self {
-        let rewriting =
-            Rewriting { rewriter: Some(rewriter), tail: Bytes::new(), trailers: None, policy, stats, reported: false };
+        let rewriting = Rewriting {
+            rewriter: Some(rewriter),
+            tail: Bytes::new(),
+            trailers: None,
+            failed: None,
+            policy,
+            stats,
+            reported: false,
+        };
         HtmlRewriteBody { inner, state: State::Rewrite(Box::new(rewriting)) }
     }
 
@@ -156,7 +170,11 @@ where
             }
             if r.rewriter.is_none() {
                 let trailers = r.trailers.take();
+                let failed = r.failed.take();
                 *this.state = State::Done;
+                if let Some(e) = failed {
+                    return Poll::Ready(Some(Err(e)));
+                }
                 return Poll::Ready(trailers.map(|t| Ok(Frame::trailers(t))));
             }
             let step = match ready!(this.inner.as_mut().poll_frame(cx)) {
@@ -173,7 +191,11 @@ where
                         Err(_unknown) => Ok(()),
                     },
                 },
-                Some(Err(e)) => Err(Error::body(e)),
+                Some(Err(e)) => {
+                    // What was received goes out first (see the type's docs).
+                    r.failed = Some(Error::body(e));
+                    r.end()
+                }
                 None => r.end(),
             };
             if let Err(e) = step {

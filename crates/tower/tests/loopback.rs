@@ -428,3 +428,42 @@ async fn error_policies() {
     assert!(!res.body().is_rewriting());
     assert_eq!(stats.skipped(), 1);
 }
+
+/// Issue 20, item 4: the upstream fails after N bytes (for many N, the page cut anywhere): the
+/// client gets, before the error, the rewrite of those N bytes as a whole document (a cut-off
+/// page ends where it was cut, as in a browser), with either error policy; then the error.
+#[tokio::test(flavor = "current_thread")]
+async fn upstream_failure_after_n_bytes_delivers_everything_received() {
+    let page = std::fs::read(corpus().join("lol-html-bench/cloudflare.com.html")).unwrap();
+    let cuts: Vec<usize> = [0, 1, 5, 100, 1000, 4096, 10_000, 33_333, 65_536, 100_000, page.len() - 1].to_vec();
+    for policy in [ErrorPolicy::PassThrough, ErrorPolicy::Abort] {
+        for &n in &cuts {
+            let prefix = Bytes::copy_from_slice(&page[..n]);
+            let inner = tower::service_fn(move |_req: Request<()>| {
+                let mut frames: Vec<Result<http_body::Frame<Bytes>, std::io::Error>> =
+                    prefix.chunks(7_000).map(|c| Ok(http_body::Frame::data(Bytes::copy_from_slice(c)))).collect();
+                frames.push(Err(std::io::Error::other("upstream closed mid-body")));
+                async move {
+                    let res = http::Response::builder()
+                        .header(CONTENT_TYPE, "text/html; charset=utf-8")
+                        .body(StreamBody::new(stream::iter(frames)))
+                        .unwrap();
+                    Ok::<_, std::convert::Infallible>(res)
+                }
+            });
+            let service = ServiceBuilder::new().layer(HtmlRewriteLayer::new(factory).on_error(policy)).service(inner);
+            let mut body = service.oneshot(Request::new(())).await.unwrap().into_body();
+            let mut got = Vec::new();
+            let error = loop {
+                match body.frame().await {
+                    Some(Ok(frame)) => got.extend_from_slice(frame.data_ref().unwrap()),
+                    Some(Err(e)) => break Some(e),
+                    None => break None,
+                }
+            };
+            assert_eq!(error.map(|e| e.kind()), Some(ErrorKind::Body), "{policy:?}, cut at {n}");
+            let want = reference(&page[..n], Some("utf-8"));
+            assert!(got == want, "{policy:?}, cut at {n}: {} bytes before the error, want {}", got.len(), want.len());
+        }
+    }
+}
