@@ -104,13 +104,21 @@ const COMBINATORS: [&str; 7] = [" ", " > ", "+", " ~ ", ">", " /**/ ", "\t+\n"];
 
 /// A random [`selector_parse`] input: 2 header bytes, then a selector list
 /// built from the supported grammar (nested up to 2 levels in `:not()`,
-/// `:is()`, `:where()`), then, in one input of three, up to 3 edits (a
+/// `:is()`, `:where()`; in one input of eight, wrapped in nesting at, just
+/// past or far past [`htrewrite_selectors::MAX_NESTING`]), then, in one input of three, up to 3 edits (a
 /// dictionary fragment inserted, or a byte removed) so that near misses are
 /// tried too.
 pub fn random_selector_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: usize) -> Vec<u8> {
     let mut out = (rng.next_u64() as u16).to_le_bytes().to_vec();
     let mut text = String::new();
     selector_list(rng, max_pieces.max(1), 0, &mut text);
+    if rng.below(8) == 0 {
+        // Deep nesting around it: at the parser's limit, just past it, or far past it.
+        let limit = htrewrite_selectors::MAX_NESTING;
+        let depth = [limit - 1, limit, limit + 1, 20_000][rng.below(4)];
+        let open = [":is(", ":not(", ":where(", ":nth-child(1 of "][rng.below(4)];
+        text = format!("{}{text}{}", open.repeat(depth), ")".repeat(depth));
+    }
     out.extend_from_slice(text.as_bytes());
     if rng.below(3) == 0 {
         for _ in 0..1 + rng.below(3) {

@@ -291,6 +291,13 @@ fn memory_limit_exits_4() {
     htrewrite().args(["--memory-limit", "1M", "--remove", "b"]).write_stdin(long_comment).assert().success();
 }
 
+/// Issue 20, item 6: a selector nested 7,700 deep is a usage error (exit 2), not a stack overflow.
+#[test]
+fn deeply_nested_selector_is_refused() {
+    let deep = format!("{}a{}", ":is(".repeat(7_700), ")".repeat(7_700));
+    fails(&["--count", &deep], "<a>", 2).stderr(predicate::str::contains("nested more than 32 levels deep"));
+}
+
 /// Issue 20, item 9: with no actions the output is the input, in any encoding.
 #[test]
 fn iso_2022_jp_without_actions_passes_through() {

@@ -41,6 +41,10 @@ pub enum ErrorKind {
     InvalidNth,
     /// A string with an unescaped newline.
     BadString,
+    /// Selector lists nested deeper than [`MAX_NESTING`](crate::MAX_NESTING)
+    /// (`:is(:is(:is(…)))`, `:not(` × 20,000): refused before parsing,
+    /// compiling or matching could exhaust the stack.
+    TooDeep,
 }
 
 /// A selector that failed to parse or compile: its [`ErrorKind`] and the
@@ -106,6 +110,7 @@ impl fmt::Display for SelectorError {
             ErrorKind::AttributeNamespace => write!(f, "named attribute namespace prefixes are not supported")?,
             ErrorKind::InvalidNth => write!(f, "invalid An+B argument")?,
             ErrorKind::BadString => write!(f, "newline in string")?,
+            ErrorKind::TooDeep => write!(f, "selectors nested more than {} levels deep", crate::MAX_NESTING)?,
         }
         write!(f, " at {}", self.position)
     }

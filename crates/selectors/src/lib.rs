@@ -144,4 +144,5 @@ pub use ast::{
 pub use compile::{Namespaces, Program, RuleId};
 pub use error::{ErrorKind, SelectorError};
 pub use matcher::{ElementInfo, Match, Matcher};
+pub use parser::MAX_NESTING;
 pub use select::{ElementWithoutStartTag, Selection, select, select_with};

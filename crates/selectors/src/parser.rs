@@ -9,8 +9,23 @@ use crate::ast::{
 };
 use crate::{ErrorKind, SelectorError};
 
+/// How deep selector lists may nest (`:is(:not(a))` is 2 deep): enough for
+/// any real rule set, and small enough that parsing, compiling, matching,
+/// displaying and dropping a selector stay far from the end of any thread's
+/// stack. Deeper input is [`ErrorKind::TooDeep`].
+///
+/// # Example
+/// ```
+/// use htrewrite_selectors::{ErrorKind, MAX_NESTING, SelectorList};
+/// let ok = format!("{}a{}", ":is(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+/// assert!(SelectorList::parse(&ok).is_ok());
+/// let deep = format!("{}a{}", ":not(".repeat(MAX_NESTING + 1), ")".repeat(MAX_NESTING + 1));
+/// assert_eq!(SelectorList::parse(&deep).unwrap_err().kind(), &ErrorKind::TooDeep);
+/// ```
+pub const MAX_NESTING: usize = 32;
+
 pub(crate) fn parse_selector_list(input: &str) -> Result<SelectorList, SelectorError> {
-    let mut p = Parser { s: input, pos: 0 };
+    let mut p = Parser { s: input, pos: 0, depth: 0 };
     let list = p.selector_list()?;
     p.skip_ws();
     match p.peek() {
@@ -22,6 +37,8 @@ pub(crate) fn parse_selector_list(input: &str) -> Result<SelectorList, SelectorE
 struct Parser<'a> {
     s: &'a str,
     pos: usize,
+    /// Selector lists open around the current position ([`MAX_NESTING`]).
+    depth: usize,
 }
 
 fn is_ws(c: char) -> bool {
@@ -110,15 +127,22 @@ impl<'a> Parser<'a> {
     }
 
     fn selector_list(&mut self) -> Result<SelectorList, SelectorError> {
+        // The top-level list is depth 0; each `:is(`, `:not(`, `:where(`, `of` adds one.
+        if self.depth > MAX_NESTING {
+            return Err(self.err(ErrorKind::TooDeep));
+        }
+        self.depth += 1;
         let mut selectors = Vec::new();
-        loop {
+        let list = loop {
             self.skip_ws();
             selectors.push(self.complex()?);
             self.skip_ws();
             if !self.eat(',') {
-                return Ok(SelectorList { selectors });
+                break SelectorList { selectors };
             }
-        }
+        };
+        self.depth -= 1;
+        Ok(list)
     }
 
     fn complex(&mut self) -> Result<ComplexSelector, SelectorError> {

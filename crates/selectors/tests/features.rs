@@ -8,6 +8,8 @@
 //! - `unsourced::*`: matched elements without a start tag.
 //! - `error::*`: refused selectors and their messages.
 //! - `roundtrip::*`: parse → display → parse is stable.
+//! - `robust::*`: any text parses or is refused without a panic; nesting up to
+//!   `MAX_NESTING` works on a small stack, deeper is `ErrorKind::TooDeep`.
 //!
 //! Linear time and bounded state on hostile shapes are unit tests
 //! (`src/tests.rs`, `tests::adversarial_*`): they count the matcher's work
@@ -15,7 +17,7 @@
 
 use std::sync::Arc;
 
-use htrewrite_selectors::{Matcher, Namespaces, Program, SelectorList, select, select_with};
+use htrewrite_selectors::{ErrorKind, MAX_NESTING, Matcher, Namespaces, Program, SelectorList, select, select_with};
 use htrewrite_shadow::{Event, Origin, Shadow, ShadowOptions, ShadowSink};
 use htrewrite_tokenizer::Tokenizer;
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -371,6 +373,7 @@ fn main() {
     }));
     trials.push(Trial::test("roundtrip::proptest", roundtrip_proptest));
     trials.push(Trial::test("robust::any_selector_text", any_selector_text));
+    trials.push(Trial::test("robust::nesting_limit", nesting_limit));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -558,4 +561,37 @@ fn any_selector_text() -> Result<(), Failed> {
             Ok(())
         })
         .map_err(|e| format!("{e}").into())
+}
+
+/// Issue 20, item 6: selector lists nested [`MAX_NESTING`] deep parse, display, compile, match
+/// and drop on a thread with a 256 KiB stack (an eighth of a test thread's); one level more, and
+/// the hostile shapes (`:is(` × 7,700, `:not(` × 20,000), are [`ErrorKind::TooDeep`], not a
+/// stack overflow.
+fn nesting_limit() -> Result<(), Failed> {
+    let run = || -> Result<(), String> {
+        for open in [":is(", ":not(", ":where(", ":nth-child(1 of "] {
+            let at_limit = format!("{}a{}", open.repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+            let list = SelectorList::parse(&at_limit).map_err(|e| format!("{open} × {MAX_NESTING}: {e}"))?;
+            let shown = list.to_string();
+            SelectorList::parse(&shown).map_err(|e| format!("display of {open} × {MAX_NESTING}: {e}"))?;
+            let program = Arc::new(Program::new([at_limit.as_str()]).map_err(|e| e.to_string())?);
+            let _ = matches_per_element("<a><b><a>", &program);
+            drop((list, program));
+            for depth in [MAX_NESTING + 1, 7_700, 20_000] {
+                let deep = format!("{}a{}", open.repeat(depth), ")".repeat(depth));
+                match SelectorList::parse(&deep) {
+                    Err(e) if e.kind() == &ErrorKind::TooDeep => {}
+                    other => return Err(format!("{open} × {depth}: {other:?}, want TooDeep")),
+                }
+            }
+        }
+        Ok(())
+    };
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(run)
+        .map_err(|e| e.to_string())?
+        .join()
+        .map_err(|_| "the nesting test panicked")?
+        .map_err(Failed::from)
 }
