@@ -459,12 +459,8 @@ impl RuleSet {
         }
         let keys = registration_keys(&rules);
         // Each distinct key once: a repeated entry would run its group's handlers twice.
-        let mut distinct: Vec<&String> = Vec::with_capacity(keys.len());
-        for key in &keys {
-            if !distinct.contains(&key) {
-                distinct.push(key);
-            }
-        }
+        let mut seen = std::collections::HashSet::with_capacity(keys.len());
+        let distinct: Vec<&String> = keys.iter().filter(|key| seen.insert(key.as_str())).collect();
         let selectors = Selectors::new(distinct).map_err(|e| {
             RulesError::new(RulesErrorKind::Selector, format!("selectors do not compile together: {e}"), None)
         })?;
@@ -597,20 +593,33 @@ impl RuleSet {
 /// The string each rule registers its handler under. The rewriter groups
 /// handlers by selector string and runs groups in order of first
 /// registration; to keep rule order exact when a selector repeats after
-/// other rules, a repeat gets its own string (`:is(…)` around it, which
-/// matches the same elements).
+/// other rules, the k-th such repeat gets its own string: the selector
+/// after a comment `/*k*/`, which matches the same elements (a comment
+/// before the selector cannot join anything in it). Linear in the rules:
+/// before, repeats were wrapped in one more `:is(…)` each, so 500 repeats
+/// nested 500 deep (quadratic text, and past the parser's nesting limit).
 fn registration_keys(rules: &[Rule]) -> Vec<String> {
     let mut keys: Vec<String> = Vec::with_capacity(rules.len());
+    // Every string registered or written by a user: a generated key is none of them.
+    let mut taken: std::collections::HashSet<String> = rules.iter().map(|r| r.selector.clone()).collect();
+    // Per selector: the last repeat number it used.
+    let mut repeats: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut first = std::collections::HashSet::new();
     for (i, rule) in rules.iter().enumerate() {
-        let adjacent = i > 0 && rules[i - 1].selector == rule.selector;
-        let mut key = rule.selector.clone();
-        if adjacent {
-            key = keys[i - 1].clone();
+        let key = if i > 0 && rules[i - 1].selector == rule.selector {
+            keys[i - 1].clone()
+        } else if first.insert(rule.selector.as_str()) {
+            rule.selector.clone()
         } else {
-            while keys.contains(&key) {
-                key = format!(":is({key})");
+            let k = repeats.entry(rule.selector.as_str()).or_insert(0);
+            loop {
+                *k += 1;
+                let key = format!("/*{k}*/{}", rule.selector);
+                if taken.insert(key.clone()) {
+                    break key;
+                }
             }
-        }
+        };
         keys.push(key);
     }
     keys
@@ -674,6 +683,37 @@ mod tests {
         )
         .unwrap();
         assert_eq!(run(&set, "<p class=c>"), "<p class=c a=\"3\">");
+    }
+
+    /// Issue 20, item 5: a selector repeated after other rules 3,000 times (`--set-attr p aN 1
+    /// --remove-attr b x` alternating) registers 3,000 flat keys (before: nested `:is(…)`, 3,000
+    /// deep), the rules apply in order, and a user's selector that looks like a generated key does
+    /// not join a repeat's group.
+    #[test]
+    fn repeated_selectors_stay_flat_and_ordered() {
+        let mut body = String::new();
+        for i in 0..3_000 {
+            body.push_str(&format!(
+                "[[rule]]\nselector = \"p\"\naction = \"set-attr\"\nname = \"a{i}\"\nvalue = \"1\"\n"
+            ));
+            body.push_str("[[rule]]\nselector = \"b\"\naction = \"remove-attr\"\nname = \"x\"\n");
+        }
+        let set = rules(&body).unwrap();
+        let longest = set.keys.iter().map(String::len).max().unwrap();
+        assert!(longest <= "/*2999*/p".len(), "a key of {longest} bytes");
+        assert!(set.keys.iter().all(|k| !k.contains(":is(")));
+        let out = run(&set, "<p><b x=1>");
+        let attrs: String = (0..3_000).map(|i| format!(" a{i}=\"1\"")).collect();
+        assert_eq!(out, format!("<p{attrs}><b>"));
+
+        let set = rules(
+            "[[rule]]\nselector = \"p\"\naction = \"set-attr\"\nname = \"a\"\nvalue = \"1\"\n\
+             [[rule]]\nselector = \"/*1*/p\"\naction = \"set-attr\"\nname = \"a\"\nvalue = \"2\"\n\
+             [[rule]]\nselector = \".c\"\naction = \"set-attr\"\nname = \"a\"\nvalue = \"3\"\n\
+             [[rule]]\nselector = \"p\"\naction = \"set-attr\"\nname = \"a\"\nvalue = \"4\"\n",
+        )
+        .unwrap();
+        assert_eq!(run(&set, "<p class=c>"), "<p class=c a=\"4\">");
     }
 
     #[test]

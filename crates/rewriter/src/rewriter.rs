@@ -112,7 +112,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Errors
     /// [`RewritingError::Selector`] when a selector does not parse.
     pub fn new(settings: Settings<'h, K>, sink: O) -> Result<Self, RewritingError> {
-        let Settings { rules, doc, options } = settings;
+        let Settings { rules, doc, options, .. } = settings;
         let selectors: Vec<String> = rules.iter().map(|r| r.selector.clone()).collect();
         let (program, rule_map): (Option<Arc<Program>>, Vec<Option<u32>>) = if selectors.is_empty() {
             (None, Vec::new())

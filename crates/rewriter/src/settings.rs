@@ -289,6 +289,9 @@ pub(crate) struct Options {
 /// ```
 pub struct Settings<'h, K: HandlerKind = Local> {
     pub(crate) rules: Vec<RuleHandlers<'h, K>>,
+    /// Selector string → its position in `rules` (registering stays O(1)
+    /// per handler with tens of thousands of selectors).
+    pub(crate) rule_index: std::collections::HashMap<String, usize>,
     pub(crate) doc: DocHandlers<'h, K>,
     pub(crate) options: Options,
 }
@@ -318,6 +321,7 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     fn empty() -> Self {
         Settings {
             rules: Vec::new(),
+            rule_index: std::collections::HashMap::new(),
             doc: DocHandlers {
                 doctype: Vec::new(),
                 text: Vec::new(),
@@ -340,9 +344,10 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     }
 
     fn rule(&mut self, selector: &str) -> &mut RuleHandlers<'h, K> {
-        let i = match self.rules.iter().position(|r| r.selector == selector) {
-            Some(i) => i,
+        let i = match self.rule_index.get(selector) {
+            Some(&i) => i,
             None => {
+                self.rule_index.insert(selector.to_string(), self.rules.len());
                 self.rules.push(RuleHandlers {
                     selector: selector.to_string(),
                     element: Vec::new(),
