@@ -356,15 +356,31 @@ fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Prints a unified diff of `old` and `new` (decoded lossily as UTF-8) to stdout.
+/// How long `--diff` looks for the smallest diff of one file before it settles for a larger,
+/// still exact one (the line diff is O(N·D): quadratic when every line changed).
+const DIFF_DEADLINE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Prints a unified diff of `old` and `new` to stdout, line by line, with the lines' exact
+/// bytes (non-UTF-8 bytes as they are, so the patch applies to the file).
 fn print_diff(name: &str, old: &[u8], new: &[u8]) -> Result<(), Failure> {
     if old == new {
         return Ok(());
     }
-    let old = String::from_utf8_lossy(old);
-    let new = String::from_utf8_lossy(new);
-    let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
-    let text = diff.unified_diff().context_radius(3).header(&format!("a/{name}"), &format!("b/{name}")).to_string();
-    let mut stdout = io::stdout().lock();
-    stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).map_err(|e| Failure::output(&e, "stdout"))
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .deadline(std::time::Instant::now() + DIFF_DEADLINE)
+        .diff_lines(old, new);
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut unified = diff.unified_diff();
+    unified.context_radius(3);
+    // Hunk by hunk: `UnifiedDiff::to_writer` formats hunks as text (lossy for non-UTF-8 bytes),
+    // `UnifiedDiffHunk::to_writer` writes each line's bytes.
+    let write = |w: &mut io::BufWriter<io::StdoutLock<'_>>| -> io::Result<()> {
+        writeln!(w, "--- a/{name}\n+++ b/{name}")?;
+        for hunk in unified.iter_hunks() {
+            hunk.to_writer(&mut *w)?;
+        }
+        w.flush()
+    };
+    write(&mut stdout).map_err(|e| Failure::output(&e, "stdout"))
 }

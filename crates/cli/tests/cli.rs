@@ -252,6 +252,51 @@ fn diff_prints_a_unified_diff() {
     fails(&["--check", "--diff", "--remove", "b"], "<b>x</b>\n", 1);
 }
 
+/// Issue 20, item 7: the patch has the lines' exact bytes (a windows-1252 `é` stays byte 0xE9,
+/// not U+FFFD), and a file where every line changes (30,000 lines) still gets an exact patch:
+/// applied to the input it gives the rewrite (the line diff settles after a deadline instead of
+/// running in quadratic time).
+#[test]
+fn diff_is_byte_exact_and_bounded() {
+    let input: &[u8] = b"<meta charset=windows-1252>\n<p>caf\xe9\n";
+    let out = htrewrite().args(["--diff", "--set-attr", "p", "x", "1"]).write_stdin(input).output().unwrap();
+    let want: &[u8] =
+        b"--- a/-\n+++ b/-\n@@ -1,2 +1,2 @@\n <meta charset=windows-1252>\n-<p>caf\xe9\n+<p x=\"1\">caf\xe9\n";
+    assert_eq!(out.stdout, want);
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("all.html");
+    let page: String = (0..30_000).map(|i| format!("<p>line {i}</p>\n")).collect();
+    fs::write(&file, &page).unwrap();
+    let patch = htrewrite().args(["--diff", "--set-attr", "p", "x", "1"]).arg(&file).output().unwrap().stdout;
+    let rewritten = run(&["--set-attr", "p", "x", "1"], &page);
+    assert_eq!(apply_unified(&page, &String::from_utf8(patch).unwrap()), rewritten);
+}
+
+/// Applies a unified diff (as `--diff` writes it) to `old`.
+fn apply_unified(old: &str, patch: &str) -> String {
+    let old: Vec<&str> = old.split_inclusive('\n').collect();
+    let mut out = String::new();
+    let mut at = 0;
+    for line in patch.split_inclusive('\n').skip(2) {
+        if let Some(range) = line.strip_prefix("@@ -") {
+            let start: usize = range.split([',', ' ']).next().unwrap().parse().unwrap();
+            let start = start.saturating_sub(1);
+            out.extend(old[at..start].iter().copied());
+            at = start;
+        } else if let Some(l) = line.strip_prefix('+') {
+            out.push_str(l);
+        } else if line.starts_with('-') {
+            at += 1;
+        } else if let Some(l) = line.strip_prefix(' ') {
+            out.push_str(l);
+            at += 1;
+        }
+    }
+    out.extend(old[at..].iter().copied());
+    out
+}
+
 #[test]
 fn bad_selector_exits_2_naming_it() {
     fails(&["--remove", "p", "--set-attr", "a[href", "x", "1"], "<a>", 2)
