@@ -343,6 +343,27 @@ fn deeply_nested_selector_is_refused() {
     fails(&["--count", &deep], "<a>", 2).stderr(predicate::str::contains("nested more than 32 levels deep"));
 }
 
+/// Issue 20, item 8: nested `--select` matches share the held bytes and print one by one (1,500
+/// nested `div`s print 6.8 MB from 9 KB, each line the outer HTML of one match), and the bytes
+/// held count against `--memory-limit` (`--select html` on a 400 KB page with a 100K limit: exit 4;
+/// before, the limit ignored them).
+#[test]
+fn select_of_nested_matches_is_bounded() {
+    let input = "<div>x".repeat(1_500);
+    let out =
+        htrewrite().args(["--memory-limit", "1M", "--select", "div"]).write_stdin(input.clone()).output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 1_500);
+    assert!(
+        lines.iter().enumerate().all(|(i, l)| *l == &input.as_bytes()[i * 6..]),
+        "each match's outer HTML, in order"
+    );
+    let page = format!("<html><body>{}</body></html>", "<p>paragraph</p>".repeat(25_000));
+    fails(&["--memory-limit", "100K", "--select", "html"], page, 4)
+        .stderr(predicate::str::contains("memory limit of 102400 bytes exceeded"));
+}
+
 /// Issue 20, item 9: with no actions the output is the input, in any encoding.
 #[test]
 fn iso_2022_jp_without_actions_passes_through() {
