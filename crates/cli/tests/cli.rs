@@ -364,6 +364,17 @@ fn select_of_nested_matches_is_bounded() {
         .stderr(predicate::str::contains("memory limit of 102400 bytes exceeded"));
 }
 
+/// Issue 20, item 16: a rename into an element whose content is read otherwise is refused up
+/// front (exit 2, naming the rule); out of one, where it happens (exit 4); the input is intact.
+#[test]
+fn renames_that_change_how_content_is_read_are_refused() {
+    fails(&["--rename", "p", "script"], "<p>a</p><b>b</b>", 2)
+        .stderr(predicate::str::contains("would change how the element's content is read"));
+    fails(&["--rename", "style", "div"], "<style>a<b>{}</style>", 4)
+        .stderr(predicate::str::contains("would change how the element's content is read"));
+    assert_eq!(run(&["--rename", "p", "section"], "<p>a</p>"), "<section>a</section>");
+}
+
 /// Issue 20, item 9: with no actions the output is the input, in any encoding.
 #[test]
 fn iso_2022_jp_without_actions_passes_through() {

@@ -264,6 +264,19 @@ fn valid_attribute_name(name: &str) -> bool {
             .any(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>' | b'=' | b'"' | b'\'' | b'<' | 0))
 }
 
+/// Whether renaming an HTML element `from` to `to` changes how the tokenizer
+/// reads its content (with scripting on or off: `noscript` depends on it),
+/// or, for an element whose content is not markup, renames it at all (only
+/// its own end tag name ends RAWTEXT, RCDATA and script data).
+fn changes_text_mode(from: &str, to: &str) -> bool {
+    let (from, to) = (from.to_ascii_lowercase(), to.to_ascii_lowercase());
+    [true, false].into_iter().any(|scripting| {
+        let old = htrewrite_tokenizer::text_mode_for_tag(from.as_bytes(), scripting);
+        let new = htrewrite_tokenizer::text_mode_for_tag(to.as_bytes(), scripting);
+        old != new || (old != htrewrite_tokenizer::TextMode::Data && from != to)
+    })
+}
+
 /// Where an element comes from, as the core describes it to views.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Source<'r> {
@@ -600,14 +613,34 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// with an end tag, that tag's name. The parser is not re-run: the tree
     /// is still built from the input's names.
     ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{EditErrorKind, Settings, rewrite_str};
+    /// let mut refused = None;
+    /// let settings = Settings::new().element("p, b", |el| {
+    ///     let to = if el.tag_name() == "p" { "section" } else { "script" };
+    ///     refused = el.set_tag_name(to).err().map(|e| e.kind()).or(refused);
+    ///     Ok(())
+    /// });
+    /// assert_eq!(rewrite_str("<p>a</p><b>x</b>", settings)?, "<section>a</section><b>x</b>");
+    /// assert_eq!(refused, Some(EditErrorKind::TextModeChange));
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
     /// # Errors
     /// [`EditErrorKind::InvalidTagName`] (must start with an ASCII letter and
-    /// contain no whitespace, `/`, `>` or NUL); [`EditErrorKind::NoStartTag`].
+    /// contain no whitespace, `/`, `>` or NUL); [`EditErrorKind::NoStartTag`];
+    /// [`EditErrorKind::TextModeChange`] for an HTML element renamed into or
+    /// out of one whose content is read otherwise (`script`, `style`,
+    /// `textarea`, `title`, …).
     pub fn set_tag_name(&mut self, name: &str) -> Result<(), EditError> {
         if !valid_name(name) {
             return Err(EditError::new(EditErrorKind::InvalidTagName, name));
         }
         self.require_start_tag()?;
+        if self.src.ns == Namespace::Html && changes_text_mode(self.src.name, name) {
+            return Err(EditError::new(EditErrorKind::TextModeChange, name));
+        }
         self.e.name = Some(name.to_string());
         Ok(())
     }
@@ -803,13 +836,18 @@ impl ElementEnd<'_> {
     ///
     /// # Errors
     /// [`EditErrorKind::InvalidTagName`]; [`EditErrorKind::NoStartTag`] when
-    /// there is no end tag.
+    /// there is no end tag; [`EditErrorKind::TextModeChange`] when the element
+    /// is one whose content is read otherwise (`script`, `style`, `title`, …:
+    /// only its own name ends it) or would become one.
     pub fn set_end_tag_name(&mut self, name: &str) -> Result<(), EditError> {
         if !valid_name(name) {
             return Err(EditError::new(EditErrorKind::InvalidTagName, name));
         }
         if self.end_tag.is_none() {
             return Err(EditError::new(EditErrorKind::NoStartTag, "no end tag"));
+        }
+        if changes_text_mode(self.name, name) {
+            return Err(EditError::new(EditErrorKind::TextModeChange, name));
         }
         self.m.name = Some(name.to_string());
         Ok(())

@@ -130,6 +130,12 @@ pub enum EditErrorKind {
     Unencodable,
     /// The DOCTYPE replacement is not a valid DOCTYPE name.
     InvalidDoctype,
+    /// A rename into or out of an element whose content is read otherwise
+    /// (`script`, `style`, `textarea`, `title`, `xmp`, `iframe`, `noembed`,
+    /// `noframes`, `noscript`, `plaintext`): `<p>` renamed `script` would turn
+    /// the rest of the page into script, `</script>` renamed `</div>` would
+    /// leave the script open.
+    TextModeChange,
 }
 
 impl EditError {
@@ -148,6 +154,7 @@ impl fmt::Display for EditError {
         let what = match self.kind {
             EditErrorKind::NoStartTag => "the element has no start tag in the input",
             EditErrorKind::InvalidTagName => "invalid tag name",
+            EditErrorKind::TextModeChange => "the new name would change how the element's content is read",
             EditErrorKind::InvalidAttributeName => "invalid attribute name",
             EditErrorKind::TextWouldEndElement => "inserted text would end its element",
             EditErrorKind::InvalidCommentData => "comment data would end the comment",
