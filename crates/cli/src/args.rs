@@ -71,7 +71,7 @@ pub struct Cli {
     #[arg(long, value_name = "LABEL", help_heading = "Parsing")]
     pub encoding: Option<String>,
     /// Parse the input as a fragment in the context of this element (e.g. div, tbody, title).
-    #[arg(long, value_name = "CONTEXT", help_heading = "Parsing")]
+    #[arg(long, value_name = "CONTEXT", value_parser = parse_context, help_heading = "Parsing")]
     pub fragment: Option<String>,
     /// Most memory the rewriter may hold (e.g. 64M, 1G; default 256M, 0 for none; exit 4 when exceeded).
     #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Parsing")]
@@ -325,6 +325,13 @@ fn ordered_rules(matches: &ArgMatches, cli: &Cli) -> Result<RuleSet, Failure> {
     }
     found.sort_by_key(|(at, _)| *at);
     RuleSet::new(found.into_iter().flat_map(|(_, r)| r).collect()).map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// A `--fragment` context: an element name (an ASCII letter, then no whitespace, `/`, `>` or NUL).
+fn parse_context(s: &str) -> Result<String, String> {
+    let ok = s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !s.contains(|c: char| c.is_ascii_whitespace() || matches!(c, '/' | '>' | '\0'));
+    if ok { Ok(s.to_string()) } else { Err(format!("{s:?} is not an element name (e.g. div, tbody, title)")) }
 }
 
 /// The memory limit when `--memory-limit` is not given: 256 MiB. Real pages

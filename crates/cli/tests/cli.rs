@@ -315,6 +315,8 @@ fn usage_errors_exit_2_with_prefix() {
     fails(&["--encoding", "klingon"], "", 2)
         .stderr(predicate::str::contains("--encoding: unknown encoding label \"klingon\""));
     fails(&["--memory-limit", "12X"], "", 2);
+    fails(&["--fragment", "", "--remove", "p"], "<p>", 2).stderr(predicate::str::contains("is not an element name"));
+    fails(&["--fragment", "1x", "--count", "p"], "<p>", 2);
 }
 
 #[test]

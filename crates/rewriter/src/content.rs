@@ -26,7 +26,8 @@ pub enum ContentType {
     /// text, `& <` in RCDATA (`<title>`, `<textarea>`); in RAWTEXT
     /// (`<style>`, `<xmp>`, …), script data and CDATA sections escaping is
     /// impossible, so text that would end the element is refused with
-    /// [`EditErrorKind::TextWouldEndElement`].
+    /// [`EditErrorKind::TextWouldEndElement`]. Text with U+0000 is refused
+    /// everywhere ([`EditErrorKind::NulInText`]): no HTML text holds it.
     Text,
 }
 
@@ -64,6 +65,9 @@ pub(crate) fn push_content(
 ) -> Result<(), EditError> {
     match ty {
         ContentType::Html => push_encoded(content, encoding, ctx.allows_references(), out),
+        ContentType::Text if content.contains('\0') => {
+            Err(EditError::new(EditErrorKind::NulInText, "U+0000 in inserted text"))
+        }
         ContentType::Text => match ctx {
             Context::Data => push_escaped(content, Escapes::Text, encoding, out),
             Context::Rcdata => push_escaped(content, Escapes::Rcdata, encoding, out),

@@ -136,6 +136,9 @@ pub enum EditErrorKind {
     /// the rest of the page into script, `</script>` renamed `</div>` would
     /// leave the script open.
     TextModeChange,
+    /// Text with U+0000 NULL, which no HTML text can hold (the parser drops
+    /// it or reads U+FFFD, and `&#0;` is U+FFFD too).
+    NulInText,
 }
 
 impl EditError {
@@ -155,6 +158,7 @@ impl fmt::Display for EditError {
             EditErrorKind::NoStartTag => "the element has no start tag in the input",
             EditErrorKind::InvalidTagName => "invalid tag name",
             EditErrorKind::TextModeChange => "the new name would change how the element's content is read",
+            EditErrorKind::NulInText => "text with U+0000 NULL cannot be written in HTML",
             EditErrorKind::InvalidAttributeName => "invalid attribute name",
             EditErrorKind::TextWouldEndElement => "inserted text would end its element",
             EditErrorKind::InvalidCommentData => "comment data would end the comment",
