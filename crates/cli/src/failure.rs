@@ -57,17 +57,30 @@ impl Failure {
 
     /// Prints the message and gives the exit code.
     pub fn report(self) -> ExitCode {
+        ExitCode::from(self.report_code())
+    }
+
+    /// Prints the message (help and version on stdout, failures on stderr)
+    /// and gives the exit code as a number.
+    pub fn report_code(self) -> u8 {
         let (code, message) = match self {
             Failure::Help(e) => {
                 let _ = e.print();
-                return ExitCode::SUCCESS;
+                return 0;
             }
-            Failure::BrokenPipe => return ExitCode::SUCCESS,
+            Failure::BrokenPipe => return 0,
             Failure::Usage(m) => (2, m),
             Failure::Io(m) => (3, m),
             Failure::Rewrite(m) => (4, m),
         };
         eprintln!("htrewrite: {message}");
-        ExitCode::from(code)
+        code
+    }
+
+    /// Whether the run can go on with the next input after this failure
+    /// (one input unreadable or failing to rewrite), or must stop (bad
+    /// usage, the output gone).
+    pub fn is_per_input(&self) -> bool {
+        matches!(self, Failure::Io(_) | Failure::Rewrite(_))
     }
 }

@@ -163,9 +163,12 @@ pub fn progress(cli: &Cli, input: &Input) -> Option<ProgressBar> {
 }
 
 /// Runs the configuration; the exit code on success (0, or 1 when `--check` found changes).
+/// With several inputs, one that cannot be read or rewritten is reported (on stderr, naming
+/// it) and the others are still done; the exit code is then the worst one (3 or 4).
 ///
 /// # Errors
-/// A [`Failure`] with its exit code.
+/// A [`Failure`] with its exit code: usage errors, the output gone, or the failure of the
+/// only input.
 pub fn run(config: Config) -> Result<u8, Failure> {
     let Config { cli, rules, read } = config;
     if let Some(shell) = cli.completions {
@@ -177,24 +180,33 @@ pub fn run(config: Config) -> Result<u8, Failure> {
         if cli.files.is_empty() { vec![None] } else { cli.files.iter().map(|p| Some(p.as_path())).collect() };
     let many = paths.len() > 1;
     let mut changed_any = false;
+    let mut worst = 0u8;
     for path in paths {
-        let mut input = Input::open(path)?;
-        let stats = match &read {
-            Some(mode) => read::run(&cli, mode, &mut input, many)?,
-            None => {
-                let (changed, stats) = rewrite(&cli, &rules, &mut input)?;
-                if changed && cli.check {
-                    eprintln!("htrewrite: {}: would change", input.name);
+        let done = (|| -> Result<(), Failure> {
+            let mut input = Input::open(path)?;
+            let stats = match &read {
+                Some(mode) => read::run(&cli, mode, &mut input, many)?,
+                None => {
+                    let (changed, stats) = rewrite(&cli, &rules, &mut input)?;
+                    if changed && cli.check {
+                        eprintln!("htrewrite: {}: would change", input.name);
+                    }
+                    changed_any |= changed;
+                    stats
                 }
-                changed_any |= changed;
-                stats
+            };
+            if let Some(format) = cli.stats {
+                stats.print(format);
             }
-        };
-        if let Some(format) = cli.stats {
-            stats.print(format);
+            Ok(())
+        })();
+        match done {
+            Ok(()) => {}
+            Err(failure) if many && failure.is_per_input() => worst = worst.max(failure.report_code()),
+            Err(failure) => return Err(failure),
         }
     }
-    Ok(u8::from(cli.check && changed_any))
+    Ok(worst.max(u8::from(cli.check && changed_any)))
 }
 
 /// Compares output with input as both stream (for `--check` and `--in-place`).

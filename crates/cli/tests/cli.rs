@@ -377,6 +377,29 @@ fn renames_that_change_how_content_is_read_are_refused() {
     assert_eq!(run(&["--rename", "p", "section"], "<p>a</p>"), "<section>a</section>");
 }
 
+/// Issue 20, item 10: with several files, one that fails does not stop the others; each failure
+/// is named and the exit code is the worst (4 over 3).
+#[test]
+fn failures_in_a_batch_do_not_stop_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, big, c) = (dir.path().join("a.html"), dir.path().join("big.html"), dir.path().join("c.html"));
+    fs::write(&a, "<p>a").unwrap();
+    fs::write(&big, format!("<p><!--x--><!--{}-->", "y".repeat(200_000))).unwrap();
+    fs::write(&c, "<p>c").unwrap();
+    let missing = dir.path().join("missing.html");
+    let out = htrewrite()
+        .args(["--memory-limit", "64K", "-i", "--set-attr", "p", "x", "1"])
+        .args([&a, &missing, &big, &c])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("missing.html") && stderr.contains("big.html"), "{stderr}");
+    assert_eq!(fs::read_to_string(&a).unwrap(), "<p x=\"1\">a");
+    assert_eq!(fs::read_to_string(&c).unwrap(), "<p x=\"1\">c");
+    assert!(fs::read_to_string(&big).unwrap().starts_with("<p><!--x-->"), "a failed file is left as it was");
+}
+
 /// Issue 20, item 9: with no actions the output is the input, in any encoding.
 #[test]
 fn iso_2022_jp_without_actions_passes_through() {
