@@ -295,6 +295,7 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
             selector.to_string(),
             mode.flag().into(),
             matched,
+            0,
         )],
     })
 }

@@ -201,7 +201,7 @@ impl Action {
     /// The [`EditError`] of a refused edit (e.g. text that would end a `<script>`).
     pub fn apply<K: HandlerKind>(&self, el: &mut Element<'_, '_, K>) -> Result<(), EditError> {
         match self {
-            Action::SetAttr { .. } | Action::RemoveAttr { .. } | Action::Rename { .. } if !el.has_start_tag() => Ok(()),
+            _ if self.edits_start_tag() && !el.has_start_tag() => Ok(()),
             Action::SetAttr { name, value } => el.set_attribute(name, value),
             Action::RemoveAttr { name } => el.remove_attribute(name),
             Action::Rename { tag } => el.set_tag_name(tag),
@@ -220,6 +220,13 @@ impl Action {
             Action::Replace(c) => el.replace(&c.value, c.ty),
             Action::SetInner(c) => el.set_inner_content(&c.value, c.ty),
         }
+    }
+
+    /// Whether the action edits the start tag (its attributes or name): an
+    /// element the parser implied has none, so the action leaves it alone
+    /// (counted in [`MatchCounts::skipped`]).
+    pub fn edits_start_tag(&self) -> bool {
+        matches!(self, Action::SetAttr { .. } | Action::RemoveAttr { .. } | Action::Rename { .. })
     }
 
     /// Checks names the library would refuse at the first match (an invalid
@@ -376,19 +383,41 @@ impl Error for RulesError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct MatchCounts(Arc<[AtomicU64]>);
+pub struct MatchCounts {
+    matched: Arc<[AtomicU64]>,
+    skipped: Arc<[AtomicU64]>,
+}
 
 impl MatchCounts {
     /// Zeroed counters for `n` rules.
     pub fn new(n: usize) -> MatchCounts {
-        MatchCounts((0..n).map(|_| AtomicU64::new(0)).collect())
+        let zeros = || (0..n).map(|_| AtomicU64::new(0)).collect();
+        MatchCounts { matched: zeros(), skipped: zeros() }
     }
     /// Elements matched by rule `i` so far.
     pub fn get(&self, i: usize) -> u64 {
-        self.0.get(i).map_or(0, |c| c.load(Ordering::Relaxed))
+        self.matched.get(i).map_or(0, |c| c.load(Ordering::Relaxed))
     }
-    fn bump(&self, i: usize) {
-        if let Some(c) = self.0.get(i) {
+    /// Of those, elements rule `i` left unchanged because it edits the start
+    /// tag ([`Action::edits_start_tag`]) and the parser implied the element
+    /// (`--set-attr body class b` on `<p>x`: the `body` has no tag to edit).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_cli::rules::{MatchCounts, RuleSet};
+    /// let rules = RuleSet::from_toml_str(
+    ///     "version = 1\n[[rule]]\nselector = \"body\"\naction = \"set-attr\"\nname = \"class\"\nvalue = \"b\"\n",
+    /// )?;
+    /// let counts = MatchCounts::new(1);
+    /// assert_eq!(htrewrite::rewrite_str("<p>x", rules.settings_counting(&counts))?, "<p>x");
+    /// assert_eq!((counts.get(0), counts.skipped(0)), (1, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn skipped(&self, i: usize) -> u64 {
+        self.skipped.get(i).map_or(0, |c| c.load(Ordering::Relaxed))
+    }
+    fn bump(counters: &[AtomicU64], i: usize) {
+        if let Some(c) = counters.get(i) {
             c.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -581,7 +610,10 @@ impl RuleSet {
             let counts = counts.clone();
             settings = settings.element(key, move |el| {
                 if let Some(c) = &counts {
-                    c.bump(i);
+                    MatchCounts::bump(&c.matched, i);
+                    if action.edits_start_tag() && !el.has_start_tag() {
+                        MatchCounts::bump(&c.skipped, i);
+                    }
                 }
                 action.apply(el).map_err(|e| format!("{label}: {e}").into())
             });

@@ -77,8 +77,9 @@ pub struct Stats {
     pub bytes_out: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
-    /// (label, selector, where given, elements matched) per rule or mode.
-    pub matched: Vec<(String, String, String, u64)>,
+    /// (label, selector, where given, elements matched, of those left
+    /// unchanged for want of a start tag) per rule or mode.
+    pub matched: Vec<(String, String, String, u64, u64)>,
 }
 
 impl Stats {
@@ -92,16 +93,18 @@ impl Stats {
                     self.bytes_out,
                     self.elapsed.as_secs_f64()
                 );
-                for (label, selector, origin, n) in &self.matched {
-                    eprintln!("htrewrite:   {label} {selector:?} ({origin}): {n} matched");
+                for (label, selector, origin, n, skipped) in &self.matched {
+                    let skipped = if *skipped > 0 { format!(", {skipped} without a start tag") } else { String::new() };
+                    eprintln!("htrewrite:   {label} {selector:?} ({origin}): {n} matched{skipped}");
                 }
             }
             StatsFormat::Json => {
                 let rules: Vec<_> = self
                     .matched
                     .iter()
-                    .map(|(label, selector, origin, n)| {
-                        serde_json::json!({"action": label, "selector": selector, "origin": origin, "matched": n})
+                    .map(|(label, selector, origin, n, skipped)| {
+                        serde_json::json!({"action": label, "selector": selector, "origin": origin, "matched": n,
+                            "without_start_tag": skipped})
                     })
                     .collect();
                 let json = serde_json::json!({
@@ -348,12 +351,25 @@ fn rewrite(cli: &Cli, rules: &htrewrite_cli::rules::RuleSet, input: &mut Input) 
     {
         persist(t, path)?;
     }
-    let matched = rules
+    let matched: Vec<_> = rules
         .rules()
         .iter()
         .enumerate()
-        .map(|(i, r)| (r.action.name().to_string(), r.selector.clone(), r.origin.to_string(), counts.get(i)))
+        .map(|(i, r)| {
+            (r.action.name().to_string(), r.selector.clone(), r.origin.to_string(), counts.get(i), counts.skipped(i))
+        })
         .collect();
+    // An edit that could not be made is said, with or without --stats.
+    for (label, selector, origin, _, skipped) in &matched {
+        if *skipped > 0 {
+            let (n, them) = if *skipped == 1 { ("element has", "it") } else { ("elements have", "them") };
+            eprintln!(
+                "htrewrite: warning: {}: {label} {selector:?} ({origin}): {skipped} matched {n} no start tag in the \
+                 input (the parser implied {them}): left unchanged",
+                input.name
+            );
+        }
+    }
     let stats = Stats { input: input.name.clone(), bytes_in, bytes_out: sink.bytes, elapsed: start.elapsed(), matched };
     Ok((changed, stats))
 }

@@ -400,6 +400,21 @@ fn failures_in_a_batch_do_not_stop_it() {
     assert!(fs::read_to_string(&big).unwrap().starts_with("<p><!--x-->"), "a failed file is left as it was");
 }
 
+/// Issue 20, item 12: an attribute edit on an element the parser implied is reported, not
+/// skipped silently: a warning naming the rule, and its own count in `--stats`.
+#[test]
+fn edits_of_implied_elements_are_reported() {
+    let out =
+        htrewrite().args(["--stats=json", "--set-attr", "body", "class", "b"]).write_stdin("<p>x").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b"<p>x");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning: -: set-attr \"body\"") && stderr.contains("no start tag"), "{stderr}");
+    assert!(stderr.contains("\"without_start_tag\":1"), "{stderr}");
+    let quiet = htrewrite().args(["--set-attr", "body", "class", "b"]).write_stdin("<body>x").output().unwrap();
+    assert!(quiet.stderr.is_empty(), "no warning when the element has its tag");
+}
+
 /// Issue 20, item 9: with no actions the output is the input, in any encoding.
 #[test]
 fn iso_2022_jp_without_actions_passes_through() {
