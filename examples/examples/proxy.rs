@@ -5,12 +5,13 @@
 //!     --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 \
 //!     [--rules rules.toml] [--inject-head '<script src="/x.js"></script>'] \
 //!     [--upstream-timeout SECONDS] [--client-timeout SECONDS] \
-//!     [--max-connections N] [--memory-limit SIZE]
+//!     [--max-connections N] [--memory-limit SIZE] [--public-url http://HOST:PORT]
 //! ```
 //!
 //! `--rules` takes the CLI's TOML rules (see `htrewrite_cli::rules`);
-//! `--inject-head` appends HTML at the end of `<head>`. Absolute links and
-//! `Location` headers pointing at the upstream are rewritten to the proxy.
+//! `--inject-head` appends HTML at the end of `<head>`. With `--public-url`,
+//! absolute links and `Location` headers pointing at the upstream are
+//! rewritten to that origin (never to the client's `Host`).
 //! Gzip upstreams are decompressed, rewritten and compressed again for
 //! clients that accept gzip. An upstream silent for `--upstream-timeout`
 //! seconds (default 30) gets a 504 before the response head and a truncated
@@ -31,7 +32,7 @@ use htrewrite_examples::proxy::{Config, serve};
 
 const USAGE: &str = "usage: proxy --upstream http://HOST:PORT [--listen ADDR:PORT] [--rules FILE.toml] \
                      [--inject-head HTML] [--upstream-timeout SECONDS] [--client-timeout SECONDS] \
-                     [--max-connections N] [--memory-limit SIZE]";
+                     [--max-connections N] [--memory-limit SIZE] [--public-url URL]";
 
 fn main() -> ExitCode {
     match run() {
@@ -74,6 +75,7 @@ fn run() -> Result<(), String> {
                 config.max_connections =
                     value()?.parse().ok().filter(|&n| n > 0).ok_or("--max-connections must be a positive integer")?;
             }
+            "--public-url" => config.public_url = Some(value()?),
             "--memory-limit" => {
                 config.memory_limit = parse_size(&value()?).map_err(|e| format!("--memory-limit: {e}"))?
             }

@@ -5,10 +5,11 @@
 //! It forwards every request to the configured upstream only (never to a
 //! host named by the request: it is no open proxy), with `Host` set to the
 //! upstream's authority and `X-Forwarded-Host`/`-Proto`/`-For` added;
-//! hop-by-hop headers are dropped both ways. A `Location` pointing at the
-//! upstream is rewritten to the proxy's own host, and so are absolute links
-//! to the upstream in `href`, `src` and `action` attributes. An upstream that
-//! cannot be reached is a 502.
+//! hop-by-hop headers are dropped both ways. With [`Config::public_url`], a
+//! `Location` pointing at the upstream is rewritten to that public origin,
+//! and so are absolute links to the upstream in `href`, `src` and `action`
+//! attributes (never to the `Host` a client sent). An upstream that cannot
+//! be reached is a 502.
 //!
 //! A stalled upstream is bounded by [`Config::upstream_timeout`]: no response
 //! head within it is a 504; once the head went out, a body that sends nothing
@@ -115,6 +116,12 @@ pub struct Config {
     /// ([`HtmlRewriteLayer::memory_limit`]; `0` for none).
     /// [`DEFAULT_MEMORY_LIMIT`] by default.
     pub memory_limit: usize,
+    /// The proxy's public origin (`https://www.example.com`): `Location`
+    /// headers and absolute links pointing at the upstream are rewritten to
+    /// it. `None` (the default): they are left alone. Never taken from the
+    /// request's `Host`, which a client chooses (a shared cache would keep a
+    /// page with links to whatever host one client sent).
+    pub public_url: Option<String>,
 }
 
 impl Config {
@@ -134,6 +141,7 @@ impl Config {
             client_timeout: DEFAULT_CLIENT_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             memory_limit: DEFAULT_MEMORY_LIMIT,
+            public_url: None,
         }
     }
 }
@@ -204,14 +212,9 @@ fn settings(rules: &Rules, upstream_origin: &str, proxy_origin: Option<String>) 
 fn factory(
     rules: Rules,
     upstream_origin: String,
+    public_origin: Option<String>,
 ) -> impl Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>> + Send + Sync + Clone + 'static {
-    move |req, _| Some(settings(&rules, &upstream_origin, proxy_origin(&req.headers, "x-forwarded-host")))
-}
-
-/// The proxy's origin as the client named it (`http://` + the `Host` it sent, found in `header`).
-fn proxy_origin(headers: &HeaderMap, header: &str) -> Option<String> {
-    let host = headers.get(header)?.to_str().ok()?;
-    (!host.is_empty() && !host.contains(['/', ' ', '@'])).then(|| format!("http://{host}"))
+    move |_, _| Some(settings(&rules, &upstream_origin, public_origin.clone()))
 }
 
 /// A plain-text error response from the proxy itself (502, 504).
@@ -229,7 +232,8 @@ pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(
     let upstream_authority = config.upstream.authority().expect("upstream has an authority").clone();
     let upstream_origin = format!("http://{upstream_authority}");
     let client: Client<HttpConnector, Incoming> = Client::builder(TokioExecutor::new()).build_http();
-    let layer = HtmlRewriteLayer::new(factory(config.rules.clone(), upstream_origin.clone()))
+    let public_origin = config.public_url.as_deref().map(|u| u.trim_end_matches('/').to_string());
+    let layer = HtmlRewriteLayer::new(factory(config.rules.clone(), upstream_origin.clone(), public_origin.clone()))
         .on_error(ErrorPolicy::PassThrough)
         .memory_limit(config.memory_limit);
     on_stats(layer.stats());
@@ -261,12 +265,14 @@ pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(
         let service = service.clone();
         let upstream_authority = upstream_authority.clone();
         let upstream_origin = upstream_origin.clone();
+        let public_origin = public_origin.clone();
         let handle = hyper::service::service_fn(move |req: Request<Incoming>| {
             let service = service.clone();
             let authority = upstream_authority.clone();
             let upstream_origin = upstream_origin.clone();
+            let public_origin = public_origin.clone();
             async move {
-                let res = forward(service, req, peer, authority, upstream_origin, idle).await;
+                let res = forward(service, req, peer, authority, upstream_origin, public_origin, idle).await;
                 Ok::<_, Infallible>(res.map(|body| FlushThenFail::new(body).boxed_unsync()))
             }
         });
@@ -291,6 +297,7 @@ async fn forward<S, B>(
     peer: SocketAddr,
     authority: http::uri::Authority,
     upstream_origin: String,
+    public_origin: Option<String>,
     timeout: Duration,
 ) -> Response<ProxyBody>
 where
@@ -310,7 +317,6 @@ where
     // A byte range of a page cannot be rewritten: always ask for whole responses.
     parts.headers.remove(RANGE);
     parts.headers.remove(IF_RANGE);
-    let proxy_origin = proxy_origin(&parts.headers, "host");
     if let Some(host) = client_host {
         parts.headers.insert(HeaderName::from_static("x-forwarded-host"), host);
     }
@@ -318,7 +324,7 @@ where
     if let Ok(v) = HeaderValue::from_str(&peer.ip().to_string()) {
         parts.headers.append(HeaderName::from_static("x-forwarded-for"), v);
     }
-    // The upstream gets its own Host; the rewrite factory reads X-Forwarded-Host (for links).
+    // The upstream gets its own Host.
     let upstream_host = HeaderValue::from_str(authority.as_str()).expect("authority is a valid header value");
     let mut req = Request::from_parts(parts, body);
     req.headers_mut().insert(HOST, upstream_host);
@@ -333,11 +339,11 @@ where
             // the server close every connection).
             parts.version = http::Version::HTTP_11;
             strip_hop_by_hop(&mut parts.headers);
-            if let (Some(location), Some(proxy_origin)) = (parts.headers.get(LOCATION), &proxy_origin)
+            if let (Some(location), Some(public_origin)) = (parts.headers.get(LOCATION), &public_origin)
                 && let Ok(location) = location.to_str()
                 && location.len() >= upstream_origin.len()
                 && location[..upstream_origin.len()].eq_ignore_ascii_case(&upstream_origin)
-                && let Ok(v) = HeaderValue::from_str(&format!("{proxy_origin}{}", &location[upstream_origin.len()..]))
+                && let Ok(v) = HeaderValue::from_str(&format!("{public_origin}{}", &location[upstream_origin.len()..]))
             {
                 parts.headers.insert(LOCATION, v);
             }

@@ -84,7 +84,12 @@ async fn proxy(upstream: SocketAddr, rules: Rules) -> (SocketAddr, Stats) {
 async fn proxy_with_timeout(upstream: SocketAddr, rules: Rules, upstream_timeout: Duration) -> (SocketAddr, Stats) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let config = Config { rules, upstream_timeout, ..Config::new(format!("http://{upstream}").parse().unwrap()) };
+    let config = Config {
+        rules,
+        upstream_timeout,
+        public_url: Some(format!("http://{addr}/")),
+        ..Config::new(format!("http://{upstream}").parse().unwrap())
+    };
     let (tx, rx) = tokio::sync::oneshot::channel();
     tokio::spawn(serve(listener, config, |s| tx.send(s).unwrap()));
     (addr, rx.await.unwrap())
@@ -152,12 +157,22 @@ async fn host_location_links_and_untouched_responses() {
     let body = String::from_utf8(body.to_vec()).unwrap();
     assert!(body.contains(&format!("<a href=\"http://{px}/x?y#z\">in</a>")), "{body}");
     assert!(body.contains("<a href=\"http://other.example/\">out</a>"), "{body}");
-    // HEAD and 206 pass untouched.
+    // Issue 20, item 15: a client's Host never reaches links or Location (a shared cache would
+    // keep them): they go to the configured public URL whatever Host was sent.
+    for path in ["/links", "/redirect"] {
+        let req = Request::get(format!("http://{px}{path}")).header(HOST, "evil.example").body(Empty::new()).unwrap();
+        let (parts, body) = client().request(req).await.unwrap().into_parts();
+        let body = body.collect().await.unwrap().to_bytes();
+        let all = format!("{:?} {}", parts.headers, String::from_utf8_lossy(&body));
+        assert!(!all.contains("evil.example") && all.contains(&format!("http://{px}/")), "{path}: {all}");
+    }
+    // HEAD gets the rewritten GET's headers (no Content-Length: the GET's length differs); 206
+    // passes untouched.
     let (parts, body) = fetch(Method::HEAD, px, "/page/html5ever-bench/lipsum.html", false).await;
-    assert!(parts.headers.get(CONTENT_LENGTH).is_some() && body.is_empty());
+    assert!(parts.headers.get(CONTENT_LENGTH).is_none() && body.is_empty());
     let (parts, body) = fetch(Method::GET, px, "/partial", false).await;
     assert_eq!((parts.status, &body[..]), (StatusCode::PARTIAL_CONTENT, &b"<head>"[..]));
-    assert_eq!(stats.rewritten(), 1);
+    assert_eq!(stats.rewritten(), 2); // /links, twice
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

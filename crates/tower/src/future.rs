@@ -8,7 +8,7 @@ use std::task::{Context, Poll, ready};
 use htrewrite::{OnError, Rewriter, Sendable, Settings};
 use htrewrite_tokio::BytesSink;
 use http::header::{ACCEPT_RANGES, CONTENT_LENGTH, ETAG, HeaderMap, HeaderValue};
-use http::{Response, request, response};
+use http::{Method, Response, request, response};
 use http_body::Body;
 use pin_project_lite::pin_project;
 
@@ -55,12 +55,26 @@ where
                 HtmlRewriteBody::rewrite(body, rw, config.policy, config.stats.clone())
             }
             None => {
+                if request.method == Method::HEAD && would_rewrite_get(&request, &parts, &**this.factory, config) {
+                    // A HEAD answers with the headers a GET would get (RFC 9110, 9.3.2): the
+                    // rewritten page's, not the upstream's Content-Length.
+                    fix_headers(&mut parts.headers, config.etag);
+                }
                 config.stats.count_skipped();
                 HtmlRewriteBody::pass(body)
             }
         };
         Poll::Ready(Ok(Response::from_parts(parts, body)))
     }
+}
+
+/// Whether a GET of the resource a HEAD asked for would be rewritten: the
+/// response passes the predicate as a GET's and the factory wants it.
+fn would_rewrite_get<F>(request: &request::Parts, response: &response::Parts, factory: &F, config: &Config) -> bool
+where
+    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
+{
+    config.predicate.check(&Method::GET, response).is_ok() && factory(request, response).is_some()
 }
 
 /// The rewriter for this response, if it is to be rewritten.

@@ -39,6 +39,11 @@
 //! does), so a page that stalls before 1024 bytes shows nothing until it
 //! goes on; send a charset to stream from the first byte.
 //!
+//! A `HEAD` response is never rewritten (it has no body), but when a `GET`
+//! of the same response would be, it gets the headers the `GET` would get
+//! (RFC 9110, 9.3.2), as below: no upstream `Content-Length` that the
+//! rewritten `GET` would contradict.
+//!
 //! When rewriting, the headers that describe the exact bytes go:
 //! `Content-Length`, `Accept-Ranges`, digest headers (`Digest`,
 //! `Content-Digest`, `Repr-Digest`, `Content-MD5`); a strong `ETag` becomes
