@@ -52,8 +52,15 @@ pub struct Cli {
     pub read: ReadArgs,
 
     /// Rewrite each FILE in place (atomically, via a temporary file in its folder; keeps permissions).
+    /// As `sed -i`: a symbolic link is replaced by the rewritten file (its target is left
+    /// alone), a hard link is broken, a read-only file in a writable folder is rewritten; a FILE
+    /// that is not a regular file (a FIFO, a device) is refused.
     #[arg(long, short = 'i', help_heading = "Output")]
     pub in_place: bool,
+    /// Read-only modes: end each printed value with a NUL byte instead of a newline, so values
+    /// that contain newlines stay apart (as `find -print0`, for `xargs -0`).
+    #[arg(long = "null", short = '0', help_heading = "Output")]
+    pub null: bool,
     /// Write nothing; exit 1 if the rewrite would change any input.
     #[arg(long, help_heading = "Output")]
     pub check: bool,
@@ -144,16 +151,16 @@ pub struct ActionArgs {
 #[command(next_help_heading = "Read-only modes (print instead of rewriting)")]
 #[group(multiple = false)]
 pub struct ReadArgs {
-    /// Print the outer HTML of each element matching SEL, one per line.
+    /// Print the outer HTML of each element matching SEL (nested matches too), one per line (-0: NUL-terminated).
     #[arg(long, value_name = "SEL")]
     pub select: Option<String>,
-    /// Print the text of each element matching SEL, one per line.
+    /// Print the text of each outermost element matching SEL (a nested match's text is part of it), one per line (-0: NUL-terminated).
     #[arg(long, value_name = "SEL")]
     pub text_of: Option<String>,
     /// Print how many elements match SEL.
     #[arg(long, value_name = "SEL")]
     pub count: Option<String>,
-    /// Print attribute NAME of each element matching SEL that has it, one per line.
+    /// Print attribute NAME of each element matching SEL that has it, one per line (-0: NUL-terminated).
     #[arg(long, num_args = 2, value_names = ["SEL", "NAME"])]
     pub attr: Vec<String>,
 }

@@ -80,7 +80,13 @@ impl CaptureSink<'_> {
     /// Writes to `out`, decoded from `encoding`, each capture whose bytes are all here and
     /// every capture before it ended (or, `at_end`, every capture: those still open end where
     /// the output ends), one at a time; then drops the bytes no capture needs.
-    fn print_ready(&mut self, encoding: &'static Encoding, at_end: bool, out: &mut impl Write) -> io::Result<u64> {
+    fn print_ready(
+        &mut self,
+        encoding: &'static Encoding,
+        at_end: bool,
+        terminator: u8,
+        out: &mut impl Write,
+    ) -> io::Result<u64> {
         let mut written = 0;
         loop {
             let next = {
@@ -97,7 +103,7 @@ impl CaptureSink<'_> {
             let to = (end.saturating_sub(self.buf_start) as usize).clamp(from, self.buf.len());
             let text = htrewrite::encoding::decode_to_utf8(&self.buf[from..to], encoding);
             out.write_all(text.as_bytes())?;
-            out.write_all(b"\n")?;
+            out.write_all(&[terminator])?;
             written += text.len() as u64 + 1;
         }
         let keep_from = self.state.borrow().captures.front().map_or(self.offset, |c| c.start);
@@ -135,6 +141,8 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
     let started = Instant::now();
     let state = RefCell::new(State::default());
     let selector = mode.selector();
+    // What ends each printed value (`-0`: NUL).
+    let end = if cli.null { 0 } else { b'\n' };
     let settings = match mode {
         ReadMode::Select(_) => Settings::new().element(selector, |el: &mut Element<'_, '_>| {
             let start = el.source_location().bytes.start;
@@ -164,7 +172,7 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
                     let mut s = state.borrow_mut();
                     s.depth -= 1;
                     if s.depth == 0 {
-                        s.print.push(b'\n');
+                        s.print.push(end);
                     }
                     Ok(())
                 });
@@ -183,7 +191,7 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
             s.matched += 1;
             if let Some(v) = el.get_attribute(name) {
                 s.print.extend_from_slice(v.as_bytes());
-                s.print.push(b'\n');
+                s.print.push(end);
             }
             Ok(())
         }),
@@ -241,7 +249,7 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
         let out = &mut stdout;
         let written = out
             .write_all(&print)
-            .and_then(|()| sink.print_ready(encoding, at_end, out))
+            .and_then(|()| sink.print_ready(encoding, at_end, end, out))
             .and_then(|n| out.flush().map(|()| n))
             .map_err(|e| Failure::output(&e, "stdout"))?;
         bytes_out += print.len() as u64 + written;

@@ -186,6 +186,13 @@ pub fn run(config: Config) -> Result<u8, Failure> {
     let mut worst = 0u8;
     for path in paths {
         let done = (|| -> Result<(), Failure> {
+            if cli.in_place
+                && let Some(p) = path
+                && std::fs::metadata(p).is_ok_and(|m| !m.is_file())
+            {
+                // As sed -i: a FIFO or device has no content to replace (and opening a FIFO waits).
+                return Err(Failure::Io(format!("cannot rewrite {} in place: not a regular file", p.display())));
+            }
             let mut input = Input::open(path)?;
             let stats = match &read {
                 Some(mode) => read::run(&cli, mode, &mut input, many)?,

@@ -415,6 +415,40 @@ fn edits_of_implied_elements_are_reported() {
     assert!(quiet.stderr.is_empty(), "no warning when the element has its tag");
 }
 
+/// Issue 20, item 14: `-0` ends each printed value with NUL, so values with newlines stay apart;
+/// `--text-of` prints each outermost match's text (nested matches are part of it).
+#[test]
+fn null_separated_values() {
+    let out =
+        htrewrite().args(["-0", "--attr", "a", "title"]).write_stdin("<a title='x\ny'><a title=z>").output().unwrap();
+    assert_eq!(out.stdout, b"x\ny\0z\0");
+    let out = htrewrite().args(["--null", "--text-of", "p"]).write_stdin("<p>a\nb<p>c").output().unwrap();
+    assert_eq!(out.stdout, b"a\nb\0c\0");
+    let out = htrewrite().args(["-0", "--select", "b"]).write_stdin("<b>1<b>2</b></b>").output().unwrap();
+    assert_eq!(out.stdout, b"<b>1<b>2</b></b>\0<b>2</b>\0");
+    assert_eq!(run(&["--text-of", "div"], "<div>a<div>b</div>c</div>"), "abc\n");
+}
+
+/// Issue 20, item 11: `-i` refuses what is not a regular file (a FIFO) and replaces a symbolic
+/// link by the rewritten file, leaving its target alone, as `sed -i` does.
+#[test]
+fn in_place_on_links_and_fifos() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let out = htrewrite().args(["-i", "--remove", "b"]).arg(&fifo).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+    let target = dir.path().join("target.html");
+    let link = dir.path().join("link.html");
+    fs::write(&target, "<p>a<b>b</b>").unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    htrewrite().args(["-i", "--remove", "b"]).arg(&link).assert().success();
+    assert_eq!(fs::read_to_string(&link).unwrap(), "<p>a");
+    assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(&target).unwrap(), "<p>a<b>b</b>");
+}
+
 /// Issue 20, item 9: with no actions the output is the input, in any encoding.
 #[test]
 fn iso_2022_jp_without_actions_passes_through() {
