@@ -13,6 +13,8 @@
 //! are not all met yet: `cargo test -p htrewrite-benches --test per_element -- --nocapture`
 //! prints the table that says where it stands.
 //!
+//! Then the memory limit's accounting against the same allocator ([`accounting_follows_the_heap`]).
+//!
 //! One `#[test]`: dhat allows one profiler at a time per process.
 
 use std::hint::black_box;
@@ -78,4 +80,50 @@ fn heap_per_open_element() {
         }
     }
     assert!(over.is_empty(), "{}", over.join("\n"));
+    accounting_follows_the_heap();
+}
+
+/// Issue 20, item 1: what `Settings::memory_limit` counts (`Rewriter::held_bytes`, its largest
+/// value after any write) is within 1.25× of the measured peak heap of the run, either way, on
+/// the shapes that hold the most: a 20 MB attribute being edited, 100,000 open `div`s or `b`s
+/// and 30,000 nested tables with the ten selectors, fed in 64 KiB chunks.
+fn accounting_follows_the_heap() {
+    use htrewrite::{Rewriter, Settings};
+    use htrewrite_benches::pipeline::TEN;
+    let shapes: [(&str, Vec<u8>, bool); 4] = [
+        ("a 20 MB attribute, edited", format!("<p a=\"{}\">x", "y".repeat(20 << 20)).into_bytes(), true),
+        ("<div> x 100,000", "<div>".repeat(100_000).into_bytes(), false),
+        ("<b>x x 100,000", "<b>x".repeat(100_000).into_bytes(), false),
+        ("<table><tr><td> x 30,000", "<table><tr><td>".repeat(30_000).into_bytes(), false),
+    ];
+    println!();
+    println!("| shape | peak heap | largest held_bytes | peak ÷ held |");
+    println!("|---|---:|---:|---:|");
+    let mut off = Vec::new();
+    for (name, doc, edit) in shapes {
+        let mut held = 0usize;
+        let peak = peak_heap(|| {
+            let settings = if edit {
+                Settings::new().element("p", |el| {
+                    el.set_attribute("a", "z")?;
+                    Ok(())
+                })
+            } else {
+                TEN.iter().fold(Settings::new(), |s, sel| s.element(sel, |_| Ok(())))
+            };
+            let mut rw = Rewriter::new(settings, |_: &[u8]| {}).expect("valid selectors");
+            for chunk in doc.chunks(64 << 10) {
+                rw.write(chunk).expect("no limit set");
+                held = held.max(rw.held_bytes());
+            }
+            let _sink = rw.end().expect("no limit set");
+            0
+        });
+        let ratio = peak as f64 / held as f64;
+        println!("| {name} | {peak} | {held} | {ratio:.2} |");
+        if !(0.8..=1.25).contains(&ratio) {
+            off.push(format!("{name}: peak heap {peak}, counted {held} ({ratio:.2}×)"));
+        }
+    }
+    assert!(off.is_empty(), "accounting off by more than 1.25×: {}", off.join("; "));
 }

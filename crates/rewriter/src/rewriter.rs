@@ -379,12 +379,35 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         Ok(())
     }
 
+    /// The bytes the rewriter holds now, as [`Settings::memory_limit`]
+    /// counts them after each write: the tokenizer's carried-over input, the
+    /// stack of open elements and the list of active formatting elements (by
+    /// capacity, the stack with room for its next growth), the selector matcher's records, content held for handlers
+    /// (pending edits, a whole text node), and input held while the encoding
+    /// is sniffed. 0 once the rewriter copies its input ([`Rewriter::copying`]).
+    /// For metrics, and to size a limit.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{Rewriter, Settings};
+    /// let mut rw = Rewriter::new(Settings::new().element("p", |_| Ok(())), |_: &[u8]| {})?;
+    /// rw.write(&"<div>".repeat(10_000).into_bytes())?;
+    /// assert!(rw.held_bytes() > 10_000 * 150); // 10,000 open elements
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn held_bytes(&self) -> usize {
+        if matches!(self.run, Run::PassThrough | Run::Copy) {
+            return 0;
+        }
+        self.tokenizer.buffered_capacity() + self.core.held_bytes() + self.held.capacity()
+    }
+
     fn check_memory(&mut self) -> Result<(), RewritingError> {
         let limit = self.core.memory_limit;
         if limit == usize::MAX || matches!(self.run, Run::PassThrough | Run::Copy) {
             return Ok(());
         }
-        let needed = self.tokenizer.buffered_len() + self.core.held_bytes() + self.held.len();
+        let needed = self.held_bytes();
         if needed <= limit {
             return Ok(());
         }

@@ -229,12 +229,15 @@ impl Stack {
     }
 
     /// The number of open elements.
-    /// The heap bytes of the entries and their index links, by capacity
-    /// (the dominant per-element cost; see [`Shadow::held_bytes`](crate::Shadow::held_bytes)).
+    /// The heap bytes of the entries and their index links, by capacity,
+    /// with room for their next growth: a growing vector holds its old and
+    /// new buffers at once, 1.5 times its new capacity (the dominant
+    /// per-element cost; see [`Shadow::held_bytes`](crate::Shadow::held_bytes)).
     pub(crate) fn held_bytes(&self) -> usize {
-        self.items.capacity() * std::mem::size_of::<OpenElement>()
+        let vectors = self.items.capacity() * std::mem::size_of::<OpenElement>()
             + self.slots.capacity() * std::mem::size_of::<Slot>()
-            + self.pos_of.held_bytes()
+            + self.pos_of.held_bytes();
+        vectors + vectors / 2
     }
 
     pub(crate) fn live_len(&self) -> usize {

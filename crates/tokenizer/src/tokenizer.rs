@@ -189,6 +189,21 @@ impl Tokenizer {
         self.buf.len()
     }
 
+    /// The heap bytes behind [`Tokenizer::buffered_len`]: the carry-over
+    /// buffer's capacity (up to twice its length as it grows), for memory
+    /// limits that count what is allocated.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{TagNamePolicy, Tokenizer};
+    /// let mut t = Tokenizer::new();
+    /// t.feed(b"<p title='unfinished", &mut TagNamePolicy(|_: &htrewrite_tokenizer::Token<'_>| {}));
+    /// assert!(t.buffered_capacity() >= t.buffered_len());
+    /// ```
+    pub fn buffered_capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
     /// Feeds the next chunk; tokens complete in it reach `sink` at once, and
     /// text is flushed up to the last byte that is certainly text.
     ///
