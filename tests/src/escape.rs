@@ -48,3 +48,13 @@ pub fn sanitize_name(s: &str) -> String {
     }
     out
 }
+
+/// Where `a` and `b` first differ (the shorter length when one is a prefix of the other), and
+/// `context` bytes either side of that place in each, escaped: for failure messages that compare
+/// two outputs.
+pub fn first_difference(a: &[u8], b: &[u8], context: usize) -> (usize, String, String) {
+    let i = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let from = i.saturating_sub(context);
+    let around = |s: &[u8]| escape_bytes(&s[from.min(s.len())..(i + context).min(s.len())]);
+    (i, around(a), around(b))
+}

@@ -23,5 +23,5 @@ mod paths;
 pub mod rng;
 pub mod tree_construction;
 
-pub use escape::{escape_bytes, escape_str, sanitize_name};
+pub use escape::{escape_bytes, escape_str, first_difference, sanitize_name};
 pub use paths::{data_dir, expected_differences_path};

@@ -22,7 +22,7 @@ use htrewrite::{ContentType, Rewriter, Settings};
 use htrewrite_conformance::chunking::Chunking;
 use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
-use htrewrite_conformance::{escape_bytes, tree_construction};
+use htrewrite_conformance::{first_difference, tree_construction};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 #[derive(Clone)]
@@ -96,16 +96,12 @@ struct Outcome {
 }
 
 fn difference(set: &str, chunking: &Chunking, input: &[u8], want: &Outcome, got: &Outcome) -> String {
-    let (a, b) = (&want.output, &got.output);
-    let i = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-    let from = i.saturating_sub(60);
+    let (i, full, copy) = first_difference(&want.output, &got.output, 60);
     format!(
-        "{set}, {} (input {} bytes): the copy differs from the full pipeline at output byte {i}\n  full:  {} (error {:?})\n  copy:  {} (error {:?}, copying {})",
+        "{set}, {} (input {} bytes): the copy differs from the full pipeline at output byte {i}\n  full:  {full} (error {:?})\n  copy:  {copy} (error {:?}, copying {})",
         chunking.describe(input.len()),
         input.len(),
-        escape_bytes(&a[from..(i + 60).min(a.len())]),
         want.error,
-        escape_bytes(&b[from..(i + 60).min(b.len())]),
         got.error,
         got.copied
     )

@@ -22,7 +22,7 @@ use htrewrite::{Rewriter, Settings};
 use htrewrite_conformance::chunking::Chunking;
 use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
-use htrewrite_conformance::{escape_bytes, tree_construction};
+use htrewrite_conformance::{first_difference, tree_construction};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 #[derive(Clone)]
@@ -104,15 +104,12 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
 }
 
 fn difference(what: &str, chunking: &Chunking, input: &[u8], out: &[u8]) -> String {
-    let i = input.iter().zip(out).position(|(a, b)| a != b).unwrap_or(input.len().min(out.len()));
-    let from = i.saturating_sub(40);
+    let (i, input_around, out_around) = first_difference(input, out, 40);
     format!(
-        "{what}, {}: output differs at byte {i} (input {} bytes, output {}):\n  input:  {}\n  output: {}",
+        "{what}, {}: output differs at byte {i} (input {} bytes, output {}):\n  input:  {input_around}\n  output: {out_around}",
         chunking.describe(input.len()),
         input.len(),
         out.len(),
-        escape_bytes(&input[from..(i + 40).min(input.len())]),
-        escape_bytes(&out[from..(i + 40).min(out.len())])
     )
 }
 

@@ -348,6 +348,18 @@ fn parse_context(s: &str) -> Result<String, String> {
 /// instead of the kernel's out-of-memory kill and a silently cut output.
 pub const DEFAULT_MEMORY_LIMIT: usize = 256 << 20;
 
+impl Cli {
+    /// The memory limit in force: `--memory-limit`, [`DEFAULT_MEMORY_LIMIT`]
+    /// without it, none (`usize::MAX`) for `0`.
+    pub fn memory_limit(&self) -> usize {
+        match self.memory_limit {
+            None => DEFAULT_MEMORY_LIMIT,
+            Some(0) => usize::MAX,
+            Some(limit) => limit,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

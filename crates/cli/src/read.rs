@@ -238,11 +238,7 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
     let mut bytes_in = first as u64;
     let mut bytes_out = 0u64;
     let name = input.name.clone();
-    let limit = match cli.memory_limit {
-        None => crate::args::DEFAULT_MEMORY_LIMIT,
-        Some(0) => usize::MAX,
-        Some(n) => n,
-    };
+    let limit = cli.memory_limit();
     // Prints what is ready: the handlers' text, then the captures that ended.
     let mut flush = |sink: &mut CaptureSink<'_>, encoding: &'static Encoding, at_end: bool| -> Result<(), Failure> {
         let print = std::mem::take(&mut state.borrow_mut().print);

@@ -134,11 +134,7 @@ pub fn options<'h, K: HandlerKind>(settings: Settings<'h, K>, cli: &Cli) -> Resu
         Some(context) => settings.fragment(context),
         None => settings,
     };
-    Ok(settings.memory_limit(match cli.memory_limit {
-        None => crate::args::DEFAULT_MEMORY_LIMIT,
-        Some(0) => usize::MAX,
-        Some(limit) => limit,
-    }))
+    Ok(settings.memory_limit(cli.memory_limit()))
 }
 
 /// A progress bar for `input`, when wanted.

@@ -153,7 +153,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             EncodingChoice::Sniff { transport, fallback } => (transport, fallback),
         };
         let encoding = sniff.0.unwrap_or(sniff.1);
-        let core = Core::new(
+        let mut core = Core::new(
             shadow,
             matcher,
             rules,
@@ -165,7 +165,6 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             options.track_lines,
             settle_on,
         );
-        let mut core = core;
         if core.may_settle() {
             // No rules and no document handlers: nothing can observe the document.
             core.try_settle();
