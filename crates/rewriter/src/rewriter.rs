@@ -381,8 +381,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// The bytes the rewriter holds now, as [`Settings::memory_limit`]
     /// counts them after each write: the tokenizer's carried-over input, the
     /// stack of open elements and the list of active formatting elements (by
-    /// capacity, the stack with room for its next growth), the selector matcher's records, content held for handlers
-    /// (pending edits, a whole text node), and input held while the encoding
+    /// capacity), the selector matcher's records (by capacity), content held
+    /// for handlers (pending edits, a whole text node), and input held while the encoding
     /// is sniffed. 0 once the rewriter copies its input ([`Rewriter::copying`]).
     /// For metrics, and to size a limit.
     ///

@@ -173,11 +173,14 @@ struct Record {
 struct Records {
     map: IdMap<Record>,
     buckets: Box<[u32; 256]>,
+    /// The number of records with a foster cursor ([`Record::foster`]),
+    /// for [`Matcher::held_bytes`].
+    fosters: usize,
 }
 
 impl Default for Records {
     fn default() -> Records {
-        Records { map: IdMap::default(), buckets: Box::new([0; 256]) }
+        Records { map: IdMap::default(), buckets: Box::new([0; 256]), fosters: 0 }
     }
 }
 
@@ -198,8 +201,10 @@ impl Records {
     }
 
     fn insert(&mut self, id: NodeId, r: Record) {
-        if self.map.insert(id.0, r).is_none() {
-            self.buckets[Records::bucket(id)] += 1;
+        self.fosters += usize::from(r.foster.is_some());
+        match self.map.insert(id.0, r) {
+            None => self.buckets[Records::bucket(id)] += 1,
+            Some(old) => self.fosters -= usize::from(old.foster.is_some()),
         }
     }
 
@@ -208,8 +213,9 @@ impl Records {
             return None;
         }
         let r = self.map.remove(&id.0);
-        if r.is_some() {
+        if let Some(r) = &r {
             self.buckets[Records::bucket(id)] -= 1;
+            self.fosters -= usize::from(r.foster.is_some());
         }
         r
     }
@@ -225,7 +231,9 @@ struct Siblings {
     children: u32,
     last_plus: Option<Arc<StateSet>>,
     tilde: Option<Arc<StateSet>>,
-    types: TypeCounts,
+    /// Made on the first count (only selectors with `:nth-of-type` or
+    /// `:*-of-type` count types; an empty map still allocates its root).
+    types: Option<TypeCounts>,
     of_counts: Vec<u32>,
 }
 
@@ -484,6 +492,32 @@ impl Matcher {
         self.records.len() + self.pending.len()
     }
 
+    /// The heap bytes the matcher's state holds, close to what it has
+    /// allocated (for a rewriter's memory limit): the records' and pending
+    /// elements' tables by capacity, each record's sibling counters for
+    /// `:nth-child(… of S)`, each table's foster cursor, and each pending
+    /// element's name and attributes. Not counted: state sets shared by
+    /// many records, and the `:nth-of-type` counts (a persistent map
+    /// shared between cursors). O(1) apart from the pending elements
+    /// (adoption-agency clones not yet placed: few).
+    ///
+    /// # Example
+    /// ```
+    /// let p = std::sync::Arc::new(htrewrite_selectors::Program::new(["a"])?);
+    /// let m = htrewrite_selectors::Matcher::new(p);
+    /// assert!(m.held_bytes() > 0); // the Document's record
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn held_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let records = self.records.map.capacity() * (size_of::<(u64, Record)>() + 1)
+            + self.records.len() * self.program.of_lists.len() * size_of::<u32>()
+            + self.records.fosters * size_of::<Siblings>();
+        let pending = self.pending.capacity() * (size_of::<(NodeId, Pending)>() + 1)
+            + self.pending.values().map(|p| p.name.len() + p.attrs.len() * size_of::<ShadowAttr>()).sum::<usize>();
+        records + pending
+    }
+
     /// Matches an element placed in the document: the keys and the fast
     /// path here, the rest in [`Matcher::open_general`].
     #[inline]
@@ -645,7 +679,11 @@ impl Matcher {
         let candidates = gather.finish();
         let child_index = cursor.children + 1;
         let type_key = if p.needs_type_counts { key(KEY_TAG + 8 * el.ns as u64, el.name) } else { 0 };
-        let type_index = if p.needs_type_counts { cursor.types.get(&type_key).copied().unwrap_or(0) + 1 } else { 0 };
+        let type_index = if p.needs_type_counts {
+            cursor.types.as_ref().and_then(|t| t.get(&type_key)).copied().unwrap_or(0) + 1
+        } else {
+            0
+        };
         let of_before = &cursor.of_counts[..];
         let parent_has_desc = parent_rec.desc.is_some();
         self.out_desc.clear();
@@ -744,8 +782,9 @@ impl Matcher {
                 c.tilde = StateSet::union(&c.tilde, tilde, &p.states);
             }
             if needs_types {
-                let n = c.types.get(&type_key).copied().unwrap_or(0);
-                c.types.insert_mut(type_key, n + 1);
+                let types = c.types.get_or_insert_with(TypeCounts::default);
+                let n = types.get(&type_key).copied().unwrap_or(0);
+                types.insert_mut(type_key, n + 1);
             }
             for (n, hit) in c.of_counts.iter_mut().zip(&of_hits) {
                 *n += u32::from(*hit);

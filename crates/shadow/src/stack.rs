@@ -228,16 +228,12 @@ impl Stack {
         self.items.len()
     }
 
-    /// The number of open elements.
-    /// The heap bytes of the entries and their index links, by capacity,
-    /// with room for their next growth: a growing vector holds its old and
-    /// new buffers at once, 1.5 times its new capacity (the dominant
-    /// per-element cost; see [`Shadow::held_bytes`](crate::Shadow::held_bytes)).
+    /// The heap bytes of the entries and their index links, by capacity
+    /// (the dominant per-element cost; see [`Shadow::held_bytes`](crate::Shadow::held_bytes)).
     pub(crate) fn held_bytes(&self) -> usize {
-        let vectors = self.items.capacity() * std::mem::size_of::<OpenElement>()
+        self.items.capacity() * std::mem::size_of::<OpenElement>()
             + self.slots.capacity() * std::mem::size_of::<Slot>()
-            + self.pos_of.held_bytes();
-        vectors + vectors / 2
+            + self.pos_of.held_bytes()
     }
 
     pub(crate) fn live_len(&self) -> usize {
