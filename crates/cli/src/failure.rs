@@ -37,6 +37,25 @@ impl Failure {
         }
     }
 
+    /// Exit 3 when standard output was closed as the process started
+    /// (`htrewrite page.html >&-`), checked before anything is written to
+    /// it: without the check the run would "succeed" into nothing, because
+    /// Rust's runtime reopens a closed standard descriptor on `/dev/null`
+    /// before `main`. On Linux that reopening is recognised from
+    /// `/proc/self`: descriptor 1 is `/dev/null` opened read-write, which a
+    /// shell's `>/dev/null` does not do (it opens it write-only; the one
+    /// redirection taken for a closed output is `1<>/dev/null`). Elsewhere
+    /// no check is made.
+    ///
+    /// # Errors
+    /// [`Failure::Io`] naming stdout when it was closed.
+    pub fn stdout_open() -> Result<(), Failure> {
+        if stdout_reopened_by_runtime() {
+            return Err(Failure::Io("cannot write stdout: it is closed".into()));
+        }
+        Ok(())
+    }
+
     /// An output error: a broken pipe is quiet, others are I/O failures.
     pub fn output(e: &io::Error, what: &str) -> Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
@@ -52,6 +71,16 @@ impl Failure {
             RewritingError::Output(io) => Failure::output(&io, output),
             RewritingError::Selector { .. } => Failure::Usage(e.to_string()),
             other => Failure::Rewrite(format!("{name}: {other}")),
+        }
+    }
+
+    /// The exit code and message of a failure that has them (not help, version or a broken pipe).
+    pub fn code_and_message(&self) -> Option<(u8, &str)> {
+        match self {
+            Failure::Help(_) | Failure::BrokenPipe => None,
+            Failure::Usage(m) => Some((2, m)),
+            Failure::Io(m) => Some((3, m)),
+            Failure::Rewrite(m) => Some((4, m)),
         }
     }
 
@@ -83,4 +112,24 @@ impl Failure {
     pub fn is_per_input(&self) -> bool {
         matches!(self, Failure::Io(_) | Failure::Rewrite(_))
     }
+}
+
+/// See [`Failure::stdout_open`].
+#[cfg(target_os = "linux")]
+fn stdout_reopened_by_runtime() -> bool {
+    let is_null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|t| t == std::path::Path::new("/dev/null"));
+    is_null
+        && std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("flags:"))
+                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+                // O_ACCMODE == O_RDWR
+                .is_some_and(|flags| flags & 0o3 == 0o2)
+        })
+}
+
+/// See [`Failure::stdout_open`].
+#[cfg(not(target_os = "linux"))]
+fn stdout_reopened_by_runtime() -> bool {
+    false
 }

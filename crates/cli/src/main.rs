@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod cleanup;
 mod failure;
 mod read;
 mod run;

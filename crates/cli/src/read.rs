@@ -208,16 +208,33 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
         first += n;
     }
     let bom = htrewrite::encoding::sniff_bom(&buf[..first]);
-    let label_utf16 = cli
-        .encoding
-        .as_deref()
-        .and_then(|l| Encoding::for_label(l.trim().as_bytes()))
-        .filter(|e| *e == encoding_rs::UTF_16LE || *e == encoding_rs::UTF_16BE);
+    let label = cli.encoding.as_deref().and_then(|l| Encoding::for_label(l.trim().as_bytes()));
+    // Encodings the rewriter cannot tokenize losslessly (ISO-2022-JP; the replacement encoding
+    // of ISO-2022-KR, HZ, …) are decoded to UTF-8 here, as UTF-16 is: a read-only mode needs
+    // the text, not the bytes. Without a label or byte order mark, the document's own
+    // `<meta charset>` is found first (the Standard's prescan over its first 1,024 bytes).
+    let unsupported =
+        |e: &&'static Encoding| htrewrite::encoding::strategy(e) == htrewrite::encoding::Strategy::Unsupported;
+    let mut label_decoded =
+        label.filter(|e| *e == encoding_rs::UTF_16LE || *e == encoding_rs::UTF_16BE || unsupported(e));
+    if bom.is_none() && label.is_none() {
+        while first < htrewrite::encoding::PRESCAN_LIMIT {
+            let n = input.read(&mut buf[first..htrewrite::encoding::PRESCAN_LIMIT])?;
+            if n == 0 {
+                break;
+            }
+            first += n;
+        }
+        let at_eof = first < htrewrite::encoding::PRESCAN_LIMIT;
+        if let htrewrite::encoding::Prescan::Found(e) = htrewrite::encoding::prescan(&buf[..first], at_eof) {
+            label_decoded = Some(e).filter(unsupported);
+        }
+    }
     let mut front = Front { decoder: None, out: Vec::new() };
     let mut skip = 0;
     let mut pending = first;
     let mut offset_in = 0;
-    match (bom, label_utf16) {
+    match (bom, label_decoded) {
         (Some((enc, len)), _) if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE => {
             front.decoder = Some(enc.new_decoder_without_bom_handling());
             offset_in = len;
@@ -234,6 +251,7 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
     let sink = CaptureSink { state: &state, skip, offset: 0, buf: Vec::new(), buf_start: 0 };
     let mut rw = Rewriter::new(settings, sink).map_err(|e| Failure::Usage(e.to_string()))?;
     let bar = progress(cli, input);
+    Failure::stdout_open()?;
     let mut stdout = io::stdout().lock();
     let mut bytes_in = first as u64;
     let mut bytes_out = 0u64;

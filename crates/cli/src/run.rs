@@ -206,6 +206,13 @@ pub fn run(config: Config) -> Result<u8, Failure> {
             }
             Ok(())
         })();
+        if let (Err(failure), Some(StatsFormat::Json)) = (&done, cli.stats)
+            && let Some((code, message)) = failure.code_and_message()
+        {
+            // One JSON object per input, failed ones too (the message also goes to stderr as text).
+            let name = path.map_or_else(|| "-".to_owned(), |p| p.display().to_string());
+            eprintln!("{}", serde_json::json!({"input": name, "error": message, "exit": code}));
+        }
         match done {
             Ok(()) => {}
             Err(failure) if many && failure.is_per_input() => worst = worst.max(failure.report_code()),
@@ -271,15 +278,16 @@ fn rewrite(cli: &Cli, rules: &htrewrite_cli::rules::RuleSet, input: &mut Input) 
     let start = Instant::now();
     let counts = MatchCounts::new(rules.rules().len());
     let settings = options(rules.settings_counting(&counts), cli)?;
-    // --in-place: a temporary file beside the target, so the final rename is atomic.
+    // --in-place: a temporary file beside the target, so the final rename is atomic; listed
+    // for removal if a signal ends the run (declared first: dropped after the file).
+    let mut _listed = None;
     let mut temp = match (&input.path, cli.in_place && !cli.check) {
         (Some(path), true) => {
             let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            let file = tempfile::Builder::new()
-                .prefix(".htrewrite-")
-                .suffix(".tmp")
-                .tempfile_in(dir)
+            let make = || tempfile::Builder::new().prefix(".htrewrite-").suffix(".tmp").tempfile_in(dir);
+            let (file, listed) = crate::cleanup::Listed::create(make, |f| f.path())
                 .map_err(|e| Failure::Io(format!("cannot create a temporary file in {}: {e}", dir.display())))?;
+            _listed = Some(listed);
             Some(file)
         }
         _ => None,
@@ -292,7 +300,10 @@ fn rewrite(cli: &Cli, rules: &htrewrite_cli::rules::RuleSet, input: &mut Input) 
             Some(Box::new(io::BufWriter::with_capacity(CHUNK, f)))
         }
         None if cli.diff => None,
-        None => Some(Box::new(io::BufWriter::with_capacity(CHUNK, io::stdout()))),
+        None => {
+            Failure::stdout_open()?;
+            Some(Box::new(io::BufWriter::with_capacity(CHUNK, io::stdout())))
+        }
     };
     let name = input.name.clone();
     let out_name = if temp.is_some() { name.as_str() } else { "stdout" };
@@ -401,6 +412,7 @@ fn print_diff(name: &str, old: &[u8], new: &[u8]) -> Result<(), Failure> {
         .algorithm(similar::Algorithm::Myers)
         .deadline(std::time::Instant::now() + DIFF_DEADLINE)
         .diff_lines(old, new);
+    Failure::stdout_open()?;
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut unified = diff.unified_diff();
     unified.context_radius(3);

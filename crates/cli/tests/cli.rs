@@ -398,6 +398,26 @@ fn failures_in_a_batch_do_not_stop_it() {
     assert_eq!(fs::read_to_string(&a).unwrap(), "<p x=\"1\">a");
     assert_eq!(fs::read_to_string(&c).unwrap(), "<p x=\"1\">c");
     assert!(fs::read_to_string(&big).unwrap().starts_with("<p><!--x-->"), "a failed file is left as it was");
+
+    // --stats=json: one object per input, the failed ones with their error and exit code.
+    fs::write(&big, format!("<p><!--x--><!--{}-->", "y".repeat(200_000))).unwrap();
+    let out = htrewrite()
+        .args(["--stats=json", "--memory-limit", "64K", "-i", "--set-attr", "p", "x", "1"])
+        .args([&a, &missing, &big, &c])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let objects: Vec<serde_json::Value> =
+        stderr.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let inputs: Vec<String> = objects
+        .iter()
+        .map(|o| {
+            let name = Path::new(o["input"].as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned();
+            format!("{name}:{}", o.get("exit").map_or("ok".to_owned(), |c| c.to_string()))
+        })
+        .collect();
+    assert_eq!(inputs, ["a.html:ok", "missing.html:3", "big.html:4", "c.html:ok"], "{stderr}");
+    assert!(objects[2]["error"].as_str().unwrap().contains("memory limit"), "{stderr}");
 }
 
 /// Issue 20, item 12: an attribute edit on an element the parser implied is reported, not
@@ -455,6 +475,26 @@ fn iso_2022_jp_without_actions_passes_through() {
     let input: &[u8] = b"<meta charset=iso-2022-jp><p>\x1b$B4A;z\x1b(B</p>";
     htrewrite().write_stdin(input).assert().success().stdout(input.to_vec());
     fails(&["--remove", "p"], input, 4).stderr(predicate::str::contains("ISO-2022-JP"));
+}
+
+/// Issue 20, item 9: read-only modes decode ISO-2022-JP (declared in the page or given with
+/// `--encoding`) and the replacement encoding (ISO-2022-KR: its text is one U+FFFD) and work.
+#[test]
+fn iso_2022_jp_read_only_modes_decode() {
+    let input: &[u8] = b"<meta charset=iso-2022-jp><p title=\x1b$B4A\x1b(B>\x1b$B4A;z\x1b(B</p><p>b</p>";
+    assert_eq!(run_bytes(&["--text-of", "p"], input), "漢字\nb\n".as_bytes());
+    assert_eq!(run_bytes(&["--count", "p"], input), b"2\n");
+    assert_eq!(run_bytes(&["--attr", "p", "title"], input), "漢\n".as_bytes());
+    assert_eq!(run_bytes(&["--select", "p"], input), "<p title=漢>漢字</p>\n<p>b</p>\n".as_bytes());
+    let undeclared: &[u8] = b"<p>\x1b$B4A;z\x1b(B</p>";
+    assert_eq!(run_bytes(&["--encoding", "iso-2022-jp", "--text-of", "p"], undeclared), "漢字\n".as_bytes());
+    let kr: &[u8] = b"<meta charset=iso-2022-kr><p>x</p>";
+    assert_eq!(run_bytes(&["--count", "p"], kr), b"0\n", "the replacement encoding decodes to one U+FFFD");
+}
+
+/// Runs `htrewrite ARGS` on bytes and returns stdout, asserting success.
+fn run_bytes(args: &[&str], input: &[u8]) -> Vec<u8> {
+    htrewrite().args(args).write_stdin(input).assert().success().get_output().stdout.clone()
 }
 
 /// Issue 20, item 1: a default memory limit stops what would otherwise grow
@@ -648,4 +688,64 @@ fn progress_bar_only_on_a_terminal() {
         .unwrap();
     assert!(shown.status.success());
     assert!(!String::from_utf8_lossy(&shown.stdout).contains("big.html"), "{shown:?}");
+}
+
+/// Issue 20, item 13: a closed stdout (`>&-`) is an output failure, exit 3, in every mode that
+/// writes to stdout; a stdout on `/dev/null` is not closed (exit 0), nor does a mode that writes
+/// nothing to stdout (`-i`, `--check`) care.
+#[test]
+fn closed_stdout_exits_3() {
+    let bin = env!("CARGO_BIN_EXE_htrewrite");
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("p.html");
+    fs::write(&page, "<p>a<b>b</b>").unwrap();
+    let sh = |redirect: &str, args: &[&str]| {
+        let script = format!("exec \"$0\" \"$@\" {redirect}");
+        let out =
+            std::process::Command::new("sh").arg("-c").arg(script).arg(bin).args(args).arg(&page).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for args in [&[][..], &["--remove", "b"], &["--count", "b"], &["--select", "b"], &["--diff", "--remove", "b"]] {
+        let (code, stderr) = sh(">&-", args);
+        assert_eq!(code, Some(3), "{args:?}: {stderr}");
+        assert!(stderr.contains("cannot write stdout: it is closed"), "{args:?}: {stderr}");
+        assert_eq!(sh(">/dev/null", args).0, Some(0), "{args:?} into /dev/null");
+    }
+    assert_eq!(sh(">&-", &["--check", "--remove", "b"]).0, Some(1), "--check reports a change, writes nothing");
+    assert_eq!(sh(">&-", &["-i", "--remove", "b"]).0, Some(0));
+    assert_eq!(fs::read_to_string(&page).unwrap(), "<p>a");
+}
+
+/// Issue 20, item 11: a signal that ends an `-i` run (SIGTERM here) removes the temporary file
+/// and leaves the target as it was; the exit code is 128 + 15, as a shell reports it.
+#[test]
+fn in_place_cleans_up_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("big.html");
+    // Large enough that the run is still writing its temporary file when the signal comes.
+    let content = "<p>x".repeat(10_000_000);
+    fs::write(&page, &content).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_htrewrite"))
+        .args(["-i", "--set-attr", "p", "class", "c"])
+        .arg(&page)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let temps = || {
+        fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(".htrewrite-"))
+            .count()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while temps() == 0 {
+        assert!(std::time::Instant::now() < deadline, "no temporary file appeared");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(temps(), 0, "the temporary file is removed");
+    assert!(fs::read(&page).unwrap() == content.as_bytes(), "the target is left as it was");
 }
