@@ -49,7 +49,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use htrewrite::{ContentType, Sendable, Settings};
+use htrewrite::{ContentType, Selectors, Sendable, Settings};
 use htrewrite_cli::rules::RuleSet;
 use htrewrite_tower::{ErrorPolicy, HtmlRewriteLayer, Stats};
 use http::header::{HOST, HeaderName, HeaderValue, IF_RANGE, LOCATION, RANGE};
@@ -174,9 +174,23 @@ fn strip_hop_by_hop(headers: &mut HeaderMap) {
     }
 }
 
+/// The attributes whose absolute links to the upstream are rewritten to the proxy's origin.
+const LINK_ATTRIBUTES: [&str; 3] = ["href", "src", "action"];
+
+/// The selector of the elements whose `attr` links to `upstream_origin`.
+fn link_selector(attr: &str, upstream_origin: &str) -> String {
+    format!("[{attr}^='{upstream_origin}' i]")
+}
+
 /// The settings for one page: the rules, the head injection, and absolute
-/// links to the upstream rewritten to the proxy's host.
-fn settings(rules: &Rules, upstream_origin: &str, proxy_origin: Option<String>) -> Settings<'static, Sendable> {
+/// links to the upstream rewritten to the proxy's host; their selectors are
+/// `compiled` (see [`compile`]), so a request compiles nothing.
+fn settings(
+    rules: &Rules,
+    upstream_origin: &str,
+    proxy_origin: Option<String>,
+    compiled: Option<&Selectors>,
+) -> Settings<'static, Sendable> {
     let mut settings = match &rules.rule_set {
         Some(set) => set.settings(),
         None => Settings::new_send(),
@@ -188,10 +202,10 @@ fn settings(rules: &Rules, upstream_origin: &str, proxy_origin: Option<String>) 
         });
     }
     if let Some(proxy_origin) = proxy_origin {
-        for attr in ["href", "src", "action"] {
+        for attr in LINK_ATTRIBUTES {
             let from = upstream_origin.to_string();
             let to = proxy_origin.clone();
-            settings = settings.element(&format!("[{attr}^='{from}' i]"), move |el| {
+            settings = settings.element(&link_selector(attr, upstream_origin), move |el| {
                 if let Some(value) = el.get_attribute(attr)
                     && value.len() >= from.len()
                     && value[..from.len()].eq_ignore_ascii_case(&from)
@@ -205,16 +219,34 @@ fn settings(rules: &Rules, upstream_origin: &str, proxy_origin: Option<String>) 
             });
         }
     }
-    settings
+    match compiled {
+        Some(c) => settings.with_selectors(c),
+        None => settings,
+    }
 }
 
-/// The layer's factory: every HTML page gets [`settings`].
+/// Every selector [`settings`] registers, compiled once at start-up: the rule set's (with
+/// their registration keys), `head`, and the link selectors. `None` if they do not compile
+/// (then each request compiles, and fails, as before).
+fn compile(rules: &Rules, upstream_origin: &str, rewrite_links: bool) -> Option<Selectors> {
+    let mut list: Vec<String> = rules.rule_set.as_ref().map(|s| s.selectors().as_slice().to_vec()).unwrap_or_default();
+    if rules.inject_head.is_some() {
+        list.push("head".into());
+    }
+    if rewrite_links {
+        list.extend(LINK_ATTRIBUTES.iter().map(|attr| link_selector(attr, upstream_origin)));
+    }
+    Selectors::new(list).ok()
+}
+
+/// The layer's factory: every HTML page gets [`settings`], with the selectors compiled once.
 fn factory(
     rules: Rules,
     upstream_origin: String,
     public_origin: Option<String>,
 ) -> impl Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>> + Send + Sync + Clone + 'static {
-    move |_, _| Some(settings(&rules, &upstream_origin, public_origin.clone()))
+    let compiled = compile(&rules, &upstream_origin, public_origin.is_some());
+    move |_, _| Some(settings(&rules, &upstream_origin, public_origin.clone(), compiled.as_ref()))
 }
 
 /// A plain-text error response from the proxy itself (502, 504).
@@ -353,5 +385,35 @@ where
             tracing::warn!(error = %e, "upstream request failed");
             gateway_error(StatusCode::BAD_GATEWAY, format!("upstream error: {e}\n"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 20, item 5: a request compiles no selector, whatever the rules: 10,000 rules (a
+    /// selector repeated after others included), the head injection and the link rewriting are
+    /// all compiled once, at start-up, and repeats of a selector are compiled once.
+    #[test]
+    fn requests_compile_no_selector() {
+        let mut toml = String::from("version = 1\n");
+        for i in 0..5_000 {
+            toml.push_str(&format!("[[rule]]\nselector = \"p.c{i}\"\naction = \"remove\"\n"));
+            toml.push_str("[[rule]]\nselector = \"a\"\naction = \"set-attr\"\nname = \"x\"\nvalue = \"1\"\n");
+        }
+        let set = RuleSet::from_toml_str(&toml).expect("valid rules");
+        assert_eq!(set.selectors().compiled_len(), 5_001, "5,000 distinct selectors and one repeated 5,000 times");
+        let rules = Rules { rule_set: Some(Arc::new(set)), inject_head: Some("<script src=/x.js></script>".into()) };
+        let make = factory(rules, "http://upstream:8080".into(), Some("https://public.example".into()));
+        let (req, _) = http::Request::new(()).into_parts();
+        let (res, _) = http::Response::new(()).into_parts();
+        for _ in 0..3 {
+            let settings = make(&req, &res).expect("HTML pages are rewritten");
+            assert!(!settings.compiles_selectors());
+        }
+        let page = "<head></head><a href='http://upstream:8080/y'>y</a><p class=c7>z</p>";
+        let out = htrewrite::rewrite_str(page, make(&req, &res).expect("settings")).expect("rewrite");
+        assert_eq!(out, "<head><script src=/x.js></script></head><a href='https://public.example/y' x=\"1\">y</a>");
     }
 }

@@ -30,6 +30,9 @@ use crate::nodes::{Doc, Mutations};
 use crate::settings::{DocHandlers, HandlerKind, RuleHandlers};
 use crate::{Comment, Doctype, DocumentEnd, Element, ElementEnd, ProcessingInstruction, TextChunk};
 
+/// The handler groups of one program rule, in registration order.
+pub(crate) type RuleGroups = SmallVec<[u32; 1]>;
+
 /// Output is handed to the sink when this much is staged.
 const FLUSH_AT: usize = 64 * 1024;
 
@@ -290,8 +293,12 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// The matcher and the current token's recorded events.
     events: Collector,
     rules: Vec<RuleHandlers<'h, K>>,
-    /// Program rule → handler group.
-    rule_map: Vec<Option<u32>>,
+    /// Program rule → handler groups (several when selectors equal once
+    /// parsed were registered apart, e.g. to keep rule order).
+    rule_map: Vec<RuleGroups>,
+    /// Some program rule has several groups: the groups of an element's
+    /// rules are then sorted, so that they run in registration order.
+    rule_aliases: bool,
     doc: DocHandlers<'h, K>,
     has_content_rules: bool,
     /// Content rules or document-wide text handlers: text nodes (and
@@ -361,7 +368,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         shadow: Shadow,
         matcher: Option<Matcher>,
         rules: Vec<RuleHandlers<'h, K>>,
-        rule_map: Vec<Option<u32>>,
+        rule_map: Vec<RuleGroups>,
         doc: DocHandlers<'h, K>,
         encoding: &'static Encoding,
         whole_text: Option<usize>,
@@ -385,6 +392,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 closes_observed: false,
             },
             rules,
+            rule_aliases: rule_map.iter().any(|g| g.len() > 1),
             rule_map,
             doc,
             has_content_rules,
@@ -887,11 +895,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // Content-handler scope.
         if self.has_content_rules {
             let inherited = parent.and_then(|p| self.scopes.get(&p)).cloned();
-            let own: Vec<u32> = self.events.rules[rules.clone()]
+            let mut own: Vec<u32> = self.events.rules[rules.clone()]
                 .iter()
-                .filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten())
+                .flat_map(|r| self.rule_map[r.0 as usize].iter().copied())
                 .filter(|&g| !self.rules[g as usize].text.is_empty() || !self.rules[g as usize].comments.is_empty())
                 .collect();
+            if self.rule_aliases {
+                own.sort_unstable();
+            }
             let scope: Option<Arc<[u32]>> = match (inherited, own.is_empty()) {
                 (inherited, true) => inherited,
                 (None, false) => Some(own.into()),
@@ -905,10 +916,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 self.scopes.insert(id, s);
             }
         }
-        let groups: SmallVec<[u32; 8]> = self.events.rules[rules]
-            .iter()
-            .filter_map(|r| self.rule_map.get(r.0 as usize).copied().flatten())
-            .collect();
+        let mut groups: SmallVec<[u32; 8]> =
+            self.events.rules[rules].iter().flat_map(|r| self.rule_map[r.0 as usize].iter().copied()).collect();
+        if self.rule_aliases {
+            groups.sort_unstable();
+        }
         let has_element = groups.iter().any(|&g| !self.rules[g as usize].element.is_empty());
         let end_groups: SmallVec<[u32; 8]> =
             groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect();

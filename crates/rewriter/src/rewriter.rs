@@ -7,7 +7,7 @@ use htrewrite_selectors::{Matcher, Program, RuleId};
 use htrewrite_shadow::{INSERTED_ONCE, Shadow, ShadowOptions};
 use htrewrite_tokenizer::Tokenizer;
 
-use crate::core::{Core, Feed};
+use crate::core::{Core, Feed, RuleGroups};
 use crate::encoding::{Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
 use crate::error::RewritingError;
 use crate::settings::{EncodingChoice, HandlerKind, Local, OnError, Settings, compile};
@@ -114,24 +114,25 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     pub fn new(settings: Settings<'h, K>, sink: O) -> Result<Self, RewritingError> {
         let Settings { rules, doc, options, .. } = settings;
         let selectors: Vec<String> = rules.iter().map(|r| r.selector.clone()).collect();
-        let (program, rule_map): (Option<Arc<Program>>, Vec<Option<u32>>) = if selectors.is_empty() {
+        // Program rule → handler groups (in order): selectors equal once
+        // parsed share a program rule, each keeping its own group.
+        let (program, rule_map): (Option<Arc<Program>>, Vec<RuleGroups>) = if selectors.is_empty() {
             (None, Vec::new())
         } else {
-            match &options.selectors {
+            let (program, rule_of): (Arc<Program>, Vec<u32>) = match &options.selectors {
                 Some(shared) if selectors.iter().all(|s| shared.index.contains_key(s)) => {
-                    // Program rule → handler group; a selector listed twice in the
-                    // shared list maps once (its first rule), so its handlers run once.
-                    let mut map = vec![None; shared.list.len()];
-                    for (g, s) in selectors.iter().enumerate() {
-                        map[shared.index[s]] = Some(g as u32);
-                    }
-                    (Some(shared.program.clone()), map)
+                    (shared.program.clone(), selectors.iter().map(|s| shared.index[s]).collect())
                 }
                 _ => {
-                    let program = compile(&selectors)?;
-                    (Some(Arc::new(program)), (0..selectors.len() as u32).map(Some).collect())
+                    let compiled = compile(&selectors)?;
+                    (Arc::new(compiled.program), compiled.rule_of)
                 }
+            };
+            let mut map = vec![RuleGroups::new(); program.len()];
+            for (g, &r) in rule_of.iter().enumerate() {
+                map[r as usize].push(g as u32);
             }
+            (Some(program), map)
         };
         let shadow = Shadow::new(ShadowOptions {
             scripting: options.scripting,
@@ -513,11 +514,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
 /// can match only elements the Standard inserts once ([`Shadow::inserted_once`]):
 /// the union of the rules' subject names (empty with no rules); `None` when
 /// some rule may match an element of another name, or in a fragment.
-fn settle_names(program: Option<&Program>, rule_map: &[Option<u32>], shadow: &Shadow) -> Option<Box<[&'static str]>> {
+fn settle_names(program: Option<&Program>, rule_map: &[RuleGroups], shadow: &Shadow) -> Option<Box<[&'static str]>> {
     let Some(program) = program else { return Some(Box::new([])) };
     let mut names: Vec<&'static str> = Vec::new();
-    for (i, group) in rule_map.iter().enumerate() {
-        if group.is_none() {
+    for (i, groups) in rule_map.iter().enumerate() {
+        if groups.is_empty() {
             continue;
         }
         for name in program.subject_names(RuleId(i as u32))? {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use encoding_rs::Encoding;
-use htrewrite_selectors::Program;
+use htrewrite_selectors::{Namespaces, Program, SelectorList};
 use htrewrite_shadow::Namespace;
 
 use crate::error::{HandlerResult, RewritingError};
@@ -574,6 +574,29 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
         self.options.selectors = Some(selectors.clone());
         self
     }
+
+    /// Whether [`Rewriter::new`](crate::Rewriter::new) will compile
+    /// selectors for these settings: `false` when there are no selector
+    /// rules, or when every selector is in the [`Selectors`] given with
+    /// [`Settings::with_selectors`]. A server that builds settings per
+    /// request can test that this is `false`, so that no request pays for
+    /// compilation.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{Selectors, Settings};
+    /// let compiled = Selectors::new(["a[href]"])?;
+    /// let shared = Settings::new().with_selectors(&compiled).element("a[href]", |_| Ok(()));
+    /// assert!(!shared.compiles_selectors());
+    /// assert!(Settings::new().element("a[href]", |_| Ok(())).compiles_selectors());
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn compiles_selectors(&self) -> bool {
+        match &self.options.selectors {
+            Some(shared) => !self.rules.iter().all(|r| shared.index.contains_key(&r.selector)),
+            None => !self.rules.is_empty(),
+        }
+    }
 }
 
 /// Selectors compiled once and shared by many rewriters (cheap to clone,
@@ -597,12 +620,13 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
 pub struct Selectors {
     pub(crate) program: Arc<Program>,
     pub(crate) list: Arc<[String]>,
-    /// Each selector's first position in `list`.
-    pub(crate) index: Arc<std::collections::HashMap<String, usize>>,
+    /// Each selector's program rule (selectors equal once parsed share one).
+    pub(crate) index: Arc<std::collections::HashMap<String, u32>>,
 }
 
 impl Selectors {
-    /// Compiles `selectors`.
+    /// Compiles `selectors`. Selectors that are the same once parsed (`p`,
+    /// `/*1*/p`, `p ` listed a thousand times) are compiled once.
     ///
     /// # Errors
     /// [`RewritingError::Selector`] naming the first selector that does not parse.
@@ -612,30 +636,71 @@ impl Selectors {
         S: AsRef<str>,
     {
         let list: Vec<String> = selectors.into_iter().map(|s| s.as_ref().to_string()).collect();
-        let program = compile(&list)?;
+        let compiled = compile(&list)?;
         let mut index = std::collections::HashMap::with_capacity(list.len());
-        for (i, s) in list.iter().enumerate() {
-            index.entry(s.clone()).or_insert(i);
+        for (s, &rule) in list.iter().zip(&compiled.rule_of) {
+            index.entry(s.clone()).or_insert(rule);
         }
-        Ok(Selectors { program: Arc::new(program), list: list.into(), index: Arc::new(index) })
+        Ok(Selectors { program: Arc::new(compiled.program), list: list.into(), index: Arc::new(index) })
     }
 
     /// The selectors, in order.
     pub fn as_slice(&self) -> &[String] {
         &self.list
     }
+
+    /// The number of selectors compiled: those of [`Selectors::as_slice`]
+    /// that differ once parsed.
+    ///
+    /// # Example
+    /// ```
+    /// let compiled = htrewrite::Selectors::new(["p", "/*1*/p", "a", "p"])?;
+    /// assert_eq!(compiled.compiled_len(), 2);
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn compiled_len(&self) -> usize {
+        self.program.len()
+    }
 }
 
-/// Compiles a list, naming the failing selector.
-pub(crate) fn compile(list: &[String]) -> Result<Program, RewritingError> {
-    match Program::new(list.iter().map(String::as_str)) {
-        Ok(p) => Ok(p),
+/// A compiled list: the program, and per selector of the list its rule.
+pub(crate) struct Compiled {
+    pub(crate) program: Program,
+    pub(crate) rule_of: Vec<u32>,
+}
+
+/// Compiles a list, each distinct selector once (equal parsed selector
+/// lists: the same up to comments and white space), naming the failing
+/// selector. Linear in the list (selectors are grouped by their
+/// serialization, then compared parsed).
+pub(crate) fn compile(list: &[String]) -> Result<Compiled, RewritingError> {
+    let fail = |selector: &String, error| RewritingError::Selector { selector: selector.clone(), error };
+    let mut distinct: Vec<SelectorList> = Vec::new();
+    let mut by_text: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+    let mut rule_of = Vec::with_capacity(list.len());
+    for selector in list {
+        let parsed = SelectorList::parse(selector).map_err(|e| fail(selector, e))?;
+        let same = by_text.entry(parsed.to_string()).or_default();
+        let rule = match same.iter().find(|&&r| distinct[r as usize].same_as(&parsed)) {
+            Some(&r) => r,
+            None => {
+                let r = distinct.len() as u32;
+                same.push(r);
+                distinct.push(parsed);
+                r
+            }
+        };
+        rule_of.push(rule);
+    }
+    match Program::from_lists(&distinct, &Namespaces::default()) {
+        Ok(program) => Ok(Compiled { program, rule_of }),
         Err(error) => {
-            // Find which selector failed, for the message.
-            let selector =
-                list.iter().find(|s| Program::new([s.as_str()]).is_err()).cloned().unwrap_or_else(|| list.join(", "));
-            let error = Program::new([selector.as_str()]).err().unwrap_or(error);
-            Err(RewritingError::Selector { selector, error })
+            // Which selector failed (an undeclared namespace prefix), for the message.
+            let failing = list.iter().find_map(|s| Program::new([s.as_str()]).err().map(|e| (s, e)));
+            Err(match failing {
+                Some((selector, e)) => fail(selector, e),
+                None => RewritingError::Selector { selector: list.join(", "), error },
+            })
         }
     }
 }
@@ -655,5 +720,37 @@ mod tests {
         });
         rewrite_str("<p>x<p>y", settings).unwrap();
         assert_eq!(n, 2);
+    }
+
+    /// Issue 20, item 5: selectors equal once parsed are compiled once, shared or not, and each
+    /// registration keeps its own handlers, run in registration order (`p`, `.c`, `/*1*/p` on
+    /// one element: 1, 2, 3), text handlers included.
+    #[test]
+    fn selectors_equal_once_parsed_compile_once_and_keep_order() {
+        use std::cell::RefCell;
+        let compiled = Selectors::new(["p", "/*1*/p", " p ", "/*22*/ p", "a"]).unwrap();
+        assert_eq!(compiled.compiled_len(), 2);
+        let shared = Selectors::new(["p", ".c", "/*1*/p", "/*22*/ p"]).unwrap();
+        assert_eq!(shared.compiled_len(), 2);
+        for shared in [None, Some(&shared)] {
+            // Which handler ran, in order: element handlers 1, 2, 3, text handlers 10, 20.
+            let log = RefCell::new(Vec::new());
+            let note = |n: u32| -> crate::HandlerResult {
+                log.borrow_mut().push(n);
+                Ok(())
+            };
+            let s = match shared {
+                Some(c) => Settings::new().with_selectors(c),
+                None => Settings::new(),
+            };
+            let settings = s
+                .element("p", |_| note(1))
+                .element(".c", |_| note(2))
+                .element("/*1*/p", |_| note(3))
+                .text("p", |t| if t.last_in_text_node() { note(10) } else { Ok(()) })
+                .text("/*22*/ p", |t| if t.last_in_text_node() { note(20) } else { Ok(()) });
+            assert_eq!(rewrite_str("<p class=c>x", settings).unwrap(), "<p class=c>x");
+            assert_eq!(*log.borrow(), [1, 2, 3, 10, 20], "shared: {}", shared.is_some());
+        }
     }
 }

@@ -42,6 +42,32 @@ impl SelectorList {
     pub fn parse(input: &str) -> Result<SelectorList, SelectorError> {
         crate::parser::parse_selector_list(input)
     }
+
+    /// Whether `self` and `other` are the same selectors, apart from where
+    /// they were written (the `position`s): `p` and `/*1*/ p` are, `p` and
+    /// `P` are not (names keep their case here). Selectors that are the
+    /// same match the same elements; a rewriter compiles them once.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::SelectorList;
+    /// let a = SelectorList::parse("ul > li:not(.x)")?;
+    /// assert!(a.same_as(&SelectorList::parse("/*1*/ ul>li:not( .x )")?));
+    /// assert!(!a.same_as(&SelectorList::parse("ul li:not(.x)")?));
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn same_as(&self, other: &SelectorList) -> bool {
+        self.selectors.len() == other.selectors.len()
+            && self.selectors.iter().zip(&other.selectors).all(|(a, b)| {
+                a.combinators == b.combinators
+                    && a.compounds.len() == b.compounds.len()
+                    && a.compounds.iter().zip(&b.compounds).all(|(x, y)| {
+                        x.type_selector == y.type_selector
+                            && x.simple.len() == y.simple.len()
+                            && x.simple.iter().zip(&y.simple).all(|(s, t)| s.same_as(t))
+                    })
+            })
+    }
 }
 
 /// A complex selector: compounds joined by combinators, left to right.
@@ -194,6 +220,28 @@ pub enum SimpleSelector {
     Attribute(AttributeSelector),
     /// `:…`.
     PseudoClass(PseudoClass),
+}
+
+impl SimpleSelector {
+    /// Equality apart from positions (see [`SelectorList::same_as`]).
+    fn same_as(&self, other: &SimpleSelector) -> bool {
+        use PseudoClass::{Is, Not, NthChild, Where};
+        match (self, other) {
+            (SimpleSelector::PseudoClass(a), SimpleSelector::PseudoClass(b)) => match (a, b) {
+                (Not(x), Not(y)) | (Is(x), Is(y)) | (Where(x), Where(y)) => x.same_as(y),
+                (NthChild(n, x), NthChild(m, y)) => {
+                    n == m
+                        && match (x, y) {
+                            (Some(x), Some(y)) => x.same_as(y),
+                            (None, None) => true,
+                            _ => false,
+                        }
+                }
+                _ => a == b,
+            },
+            _ => self == other,
+        }
+    }
 }
 
 /// An [attribute selector](https://drafts.csswg.org/selectors-4/#attribute-selectors).
