@@ -67,6 +67,11 @@ pub struct Cli {
     /// Print a unified diff of the changes (holds each document in memory).
     #[arg(long, help_heading = "Output")]
     pub diff: bool,
+    /// With several FILEs and --in-place or --check: how many files are rewritten at once
+    /// (default: the number of CPUs; 1 for one at a time). Messages and --stats come in the
+    /// order of the FILEs, once all are done; each file has its own --memory-limit.
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Output")]
+    pub jobs: Option<std::num::NonZeroUsize>,
     /// Print statistics to stderr: elements matched per rule, bytes in/out, time.
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", help_heading = "Output")]
     pub stats: Option<StatsFormat>,

@@ -32,12 +32,16 @@ pub struct Input {
     pub reader: Box<dyn Read>,
     /// The size, when known.
     pub len: Option<u64>,
+    /// Whether a progress bar may be shown (not when several files are done at once).
+    pub progress: bool,
 }
 
 impl Input {
     fn open(path: Option<&Path>) -> Result<Input, Failure> {
         match path {
-            None => Ok(Input { name: "-".into(), path: None, reader: Box::new(io::stdin()), len: None }),
+            None => {
+                Ok(Input { name: "-".into(), path: None, reader: Box::new(io::stdin()), len: None, progress: true })
+            }
             Some(p) if p.as_os_str() == "-" => Input::open(None),
             Some(p) => {
                 let file = File::open(p).map_err(|e| Failure::Io(format!("cannot read {}: {e}", p.display())))?;
@@ -50,6 +54,7 @@ impl Input {
                     path: Some(p.to_path_buf()),
                     reader: Box::new(file),
                     len: Some(meta.len()),
+                    progress: true,
                 })
             }
         }
@@ -139,11 +144,12 @@ pub fn options<'h, K: HandlerKind>(settings: Settings<'h, K>, cli: &Cli) -> Resu
 
 /// A progress bar for `input`, when wanted.
 pub fn progress(cli: &Cli, input: &Input) -> Option<ProgressBar> {
-    let show = match cli.progress {
-        When::Never => false,
-        When::Always => true,
-        When::Auto => io::stderr().is_terminal() && input.len.is_some_and(|l| l >= PROGRESS_FROM),
-    };
+    let show = input.progress
+        && match cli.progress {
+            When::Never => false,
+            When::Always => true,
+            When::Auto => io::stderr().is_terminal() && input.len.is_some_and(|l| l >= PROGRESS_FROM),
+        };
     if !show {
         return None;
     }
@@ -178,34 +184,26 @@ pub fn run(config: Config) -> Result<u8, Failure> {
     let paths: Vec<Option<&Path>> =
         if cli.files.is_empty() { vec![None] } else { cli.files.iter().map(|p| Some(p.as_path())).collect() };
     let many = paths.len() > 1;
+    // Files that write nothing to stdout (-i, --check) can be rewritten at once.
+    let jobs = match cli.jobs {
+        _ if !many || read.is_some() || cli.diff || !(cli.in_place || cli.check) => 1,
+        Some(n) => n.get(),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
+    .min(paths.len());
+    let one = |path: Option<&Path>| one_input(&cli, &rules, read.as_ref(), path, many, jobs == 1);
     let mut changed_any = false;
     let mut worst = 0u8;
-    for path in paths {
-        let done = (|| -> Result<(), Failure> {
-            if cli.in_place
-                && let Some(p) = path
-                && std::fs::metadata(p).is_ok_and(|m| !m.is_file())
-            {
-                // As sed -i: a FIFO or device has no content to replace (and opening a FIFO waits).
-                return Err(Failure::Io(format!("cannot rewrite {} in place: not a regular file", p.display())));
+    let mut report = |path: Option<&Path>, done: Done| -> Result<(), Failure> {
+        let done = done.map(|(changed, stats)| {
+            if changed && cli.check {
+                eprintln!("htrewrite: {}: would change", stats.input);
             }
-            let mut input = Input::open(path)?;
-            let stats = match &read {
-                Some(mode) => read::run(&cli, mode, &mut input, many)?,
-                None => {
-                    let (changed, stats) = rewrite(&cli, &rules, &mut input)?;
-                    if changed && cli.check {
-                        eprintln!("htrewrite: {}: would change", input.name);
-                    }
-                    changed_any |= changed;
-                    stats
-                }
-            };
+            changed_any |= changed;
             if let Some(format) = cli.stats {
                 stats.print(format);
             }
-            Ok(())
-        })();
+        });
         if let (Err(failure), Some(StatsFormat::Json)) = (&done, cli.stats)
             && let Some((code, message)) = failure.code_and_message()
         {
@@ -214,12 +212,69 @@ pub fn run(config: Config) -> Result<u8, Failure> {
             eprintln!("{}", serde_json::json!({"input": name, "error": message, "exit": code}));
         }
         match done {
-            Ok(()) => {}
-            Err(failure) if many && failure.is_per_input() => worst = worst.max(failure.report_code()),
-            Err(failure) => return Err(failure),
+            Ok(()) => Ok(()),
+            Err(failure) if many && failure.is_per_input() => {
+                worst = worst.max(failure.report_code());
+                Ok(())
+            }
+            Err(failure) => Err(failure),
+        }
+    };
+    if jobs == 1 {
+        for path in paths {
+            report(path, one(path))?;
+        }
+    } else {
+        // A pool of `jobs` threads takes the files in order; the results are reported in the
+        // order of the files once all are done.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Done>>> = paths.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&path) = paths.get(i) else { break };
+                        let done = one(path);
+                        *results[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(done);
+                    }
+                });
+            }
+        });
+        for (path, result) in paths.iter().zip(results) {
+            let done = result.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+            report(*path, done.unwrap_or_else(|| Err(Failure::Rewrite("internal error: a file was not done".into()))))?;
         }
     }
     Ok(worst.max(u8::from(cli.check && changed_any)))
+}
+
+/// What one input gave: whether it changed, and its stats; or why it failed.
+type Done = Result<(bool, Stats), Failure>;
+
+/// Rewrites (or reads) one input: whether it changed, and its stats. `progress`: whether a
+/// progress bar may be shown (not when files are done at once).
+fn one_input(
+    cli: &Cli,
+    rules: &htrewrite_cli::rules::RuleSet,
+    read: Option<&crate::args::ReadMode>,
+    path: Option<&Path>,
+    many: bool,
+    progress: bool,
+) -> Done {
+    if cli.in_place
+        && let Some(p) = path
+        && std::fs::metadata(p).is_ok_and(|m| !m.is_file())
+    {
+        // As sed -i: a FIFO or device has no content to replace (and opening a FIFO waits).
+        return Err(Failure::Io(format!("cannot rewrite {} in place: not a regular file", p.display())));
+    }
+    let mut input = Input::open(path)?;
+    input.progress = progress;
+    match read {
+        Some(mode) => Ok((false, read::run(cli, mode, &mut input, many)?)),
+        None => rewrite(cli, rules, &mut input),
+    }
 }
 
 /// Compares output with input as both stream (for `--check` and `--in-place`).
