@@ -70,6 +70,12 @@ impl Failure {
         match e {
             RewritingError::Output(io) => Failure::output(&io, output),
             RewritingError::Selector { .. } => Failure::Usage(e.to_string()),
+            // Issue 20, item 9: an encoding that cannot be rewritten (ISO-2022-JP, the
+            // replacement encoding): say what still works.
+            RewritingError::Encoding(_) => Failure::Rewrite(format!(
+                "{name}: {e}; read-only modes (--select, --text-of, --count, --attr) decode it, and \
+                 --encoding LABEL overrides a wrong declaration"
+            )),
             other => Failure::Rewrite(format!("{name}: {other}")),
         }
     }
