@@ -157,7 +157,7 @@ impl Builder {
             position: Position::Append { parent: NodeId::DOCUMENT },
             self_closing: false,
         });
-        self.stack.push(OpenElement::new(id, "html", Namespace::Html, Origin::FragmentRoot, NodeId::DOCUMENT, false));
+        self.stack.push(OpenElement::new(id, "html", Namespace::Html, NodeId::DOCUMENT, false));
         if ctx.ns == Namespace::Html && &*ctx.name == "template" {
             self.template_modes.push(InsertionMode::InTemplate);
         }
@@ -374,7 +374,7 @@ impl Builder {
                         || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
             });
         let parent = position.parent().unwrap_or(NodeId::DOCUMENT);
-        self.stack.push(OpenElement::new(id, name, ns, origin, parent, annotation_xml_html));
+        self.stack.push(OpenElement::new(id, name, ns, parent, annotation_xml_html));
         if ns == Namespace::Html && matches!(name, "select" | "selectedcontent" | "option") {
             self.inserted_in_select(name, id, attrs);
         }
@@ -692,7 +692,7 @@ impl Builder {
                 });
                 self.fmt.set_id(p, id);
                 s.event(Event::ElementClosed { id: node.id, cause: CloseCause::AdoptionAgency { by } });
-                let mut new = OpenElement::new(id, &f.name, Namespace::Html, origin, NodeId::DOCUMENT, false);
+                let mut new = OpenElement::new(id, &f.name, Namespace::Html, NodeId::DOCUMENT, false);
                 if last_node == fb_id {
                     bookmark = Some(id);
                 }
@@ -760,7 +760,7 @@ impl Builder {
                 }
             }
             segment.push(self.stack.get(fb_idx).clone());
-            segment.push(OpenElement::new(id, &fe.name, Namespace::Html, origin, fb_id, false));
+            segment.push(OpenElement::new(id, &fe.name, Namespace::Html, fb_id, false));
             self.stack.rewrite_segment(fe_idx, fb_idx, segment);
         }
         true

@@ -657,7 +657,7 @@ impl Builder {
             self_closing: false,
         });
         s.attach_declarative_shadow_root(host, id);
-        self.stack.push(crate::OpenElement::new(id, "template", Namespace::Html, origin, host, false));
+        self.stack.push(crate::OpenElement::new(id, "template", Namespace::Html, host, false));
         true
     }
 }

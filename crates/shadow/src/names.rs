@@ -311,7 +311,6 @@ struct Table {
     /// Per namespace: the ASCII-lowercased name → id.
     lower: [NameMap; 3],
     lower_short: [ShortMap; 3],
-    names: Vec<&'static str>,
     cats: Vec<u16>,
 }
 
@@ -381,14 +380,16 @@ fn table() -> &'static Table {
             exact_short: Default::default(),
             lower: Default::default(),
             lower_short: Default::default(),
-            names: Vec::new(),
             cats: Vec::new(),
         };
         let mut exact_short: [Vec<(u64, u32)>; 3] = Default::default();
         let mut lower_short: [Vec<(u64, u32)>; 3] = Default::default();
+        let mut next_id = 0u32;
         for (ns, list) in [(Namespace::Html, HTML), (Namespace::Svg, SVG), (Namespace::MathMl, MATHML)] {
             for &name in list {
-                let id = t.names.len() as u32;
+                let id = next_id;
+                next_id += 1;
+                debug_assert_eq!(NAMES[id as usize], name, "ids follow NAMES");
                 t.exact[ns_index(ns)].insert(name, id);
                 if let Some(k) = pack(name) {
                     exact_short[ns_index(ns)].push((k, id));
@@ -402,7 +403,6 @@ fn table() -> &'static Table {
                 if let Some(k) = pack(lower) {
                     lower_short[ns_index(ns)].push((k, id));
                 }
-                t.names.push(name);
                 t.cats.push(cats(ns, name, false));
             }
         }
@@ -484,9 +484,29 @@ fn pack(name: &str) -> Option<u64> {
 }
 
 /// The stored name of a known id.
+#[inline]
 pub(crate) fn name(id: u32) -> &'static str {
-    table().names[id as usize]
+    NAMES[id as usize]
 }
+
+/// The stored names by id: `HTML`, then `SVG`, then `MATHML` (the order in
+/// which [`table`] hands out ids), built at compile time so that reading a
+/// known element's name ([`Name::Known`]) costs an index, not a lazy table.
+static NAMES: [&str; COUNT] = {
+    let mut out = [""; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = if i < HTML.len() {
+            HTML[i]
+        } else if i < HTML.len() + SVG.len() {
+            SVG[i - HTML.len()]
+        } else {
+            MATHML[i - HTML.len() - SVG.len()]
+        };
+        i += 1;
+    }
+    out
+};
 
 /// The category bits of a known id (for MathML `annotation-xml`, those
 /// without the HTML integration point, which depends on an attribute).
@@ -494,17 +514,19 @@ pub(crate) fn cats_of(id: u32) -> u16 {
     table().cats[id as usize]
 }
 
-/// An element's name: a known one from the table (no allocation) or its own.
+/// An element's name: a known one by its id in the table (no allocation)
+/// or its own. 16 bytes (the id sits beside the box's niche), where a
+/// `&'static str` variant made it 24: it is in every stack entry.
 #[derive(Clone)]
 pub(crate) enum Name {
-    Known(&'static str),
+    Known(u32),
     Other(Box<str>),
 }
 
 impl Name {
     pub(crate) fn as_str(&self) -> &str {
         match self {
-            Name::Known(s) => s,
+            Name::Known(k) => name(*k),
             Name::Other(s) => s,
         }
     }
@@ -540,5 +562,25 @@ impl std::borrow::Borrow<str> for Name {
 impl std::fmt::Debug for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.as_str().fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time names and the lookup table agree: each id's name looks up to that id.
+    #[test]
+    fn every_id_names_its_entry() {
+        for id in 0..COUNT as u32 {
+            let ns = match id as usize {
+                i if i < HTML.len() => Namespace::Html,
+                i if i < HTML.len() + SVG.len() => Namespace::Svg,
+                _ => Namespace::MathMl,
+            };
+            assert_eq!(known(ns, name(id)), Some(id), "{}", name(id));
+            assert_eq!(Name::Known(id).as_str(), name(id));
+        }
+        assert_eq!(std::mem::size_of::<Name>(), 16);
     }
 }

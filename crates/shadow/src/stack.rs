@@ -25,7 +25,7 @@ use crate::idhash::PosMap;
 use crate::names::{self, Name};
 use crate::tags::{cat, cats};
 use crate::work::tick;
-use crate::{Namespace, NodeId, OpenElement, Origin};
+use crate::{Namespace, NodeId, OpenElement};
 
 /// No position (end of a list, no head).
 const NONE: u32 = u32::MAX;
@@ -136,17 +136,10 @@ impl OpenElement {
     /// Makes an entry (inlined: the entry is then built in place in the
     /// stack's vector instead of being returned and copied).
     #[inline(always)]
-    pub(crate) fn new(
-        id: NodeId,
-        name: &str,
-        ns: Namespace,
-        origin: Origin,
-        parent: NodeId,
-        annotation_xml_html: bool,
-    ) -> OpenElement {
+    pub(crate) fn new(id: NodeId, name: &str, ns: Namespace, parent: NodeId, annotation_xml_html: bool) -> OpenElement {
         if let Some(k) = names::known(ns, name) {
             let cats = if annotation_xml_html { cats(ns, name, true) } else { names::cats_of(k) };
-            return OpenElement { id, name: Name::Known(names::name(k)), known: k, ns, origin, parent, cats };
+            return OpenElement { id, name: Name::Known(k), known: k, ns, parent, cats };
         }
         // A foreign name in another case than the table's still gets the known key.
         let known = match ns {
@@ -158,7 +151,6 @@ impl OpenElement {
             name: Name::Other(name.into()),
             known: known.unwrap_or(NONE),
             ns,
-            origin,
             parent,
             cats: cats(ns, name, annotation_xml_html),
         }
@@ -168,10 +160,9 @@ impl OpenElement {
     fn hole() -> OpenElement {
         OpenElement {
             id: HOLE_ID,
-            name: Name::Known(""),
+            name: Name::Other("".into()),
             known: NONE,
             ns: Namespace::Html,
-            origin: Origin::Implied,
             parent: NodeId::DOCUMENT,
             cats: 0,
         }
