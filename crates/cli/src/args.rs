@@ -85,6 +85,11 @@ pub struct Cli {
     /// Parse the input as a fragment in the context of this element (e.g. div, tbody, title).
     #[arg(long, value_name = "CONTEXT", value_parser = parse_context, help_heading = "Parsing")]
     pub fragment: Option<String>,
+    /// Declare a namespace prefix for type selectors, as CSS's @namespace does: with
+    /// `--namespace s=http://www.w3.org/2000/svg`, `s|rect` selects SVG rect elements. A prefix
+    /// used without a declaration is an error (rules files declare theirs in `[namespaces]`).
+    #[arg(long = "namespace", value_name = "PREFIX=URL", value_parser = parse_namespace, help_heading = "Parsing")]
+    pub namespaces: Vec<(String, String)>,
     /// Most memory the rewriter may hold (e.g. 64M, 1G; default 256M, 0 for none; exit 4 when exceeded).
     #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Parsing")]
     pub memory_limit: Option<usize>,
@@ -261,7 +266,18 @@ const ACTION_FLAGS: &[(&str, &str, usize)] = &[
 pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Config, Failure> {
     let matches = Cli::command().try_get_matches_from(args).map_err(Failure::from_clap)?;
     let cli = Cli::from_arg_matches(&matches).map_err(Failure::from_clap)?;
-    let read = read_mode(&cli);
+    let read = read_mode(&cli)
+        .map(|mode| {
+            let resolve =
+                |s: &String| htrewrite_cli::rules::declare_prefixes(s, &cli.namespaces).map_err(Failure::Usage);
+            Ok::<_, Failure>(match mode {
+                ReadMode::Select(s) => ReadMode::Select(resolve(&s)?),
+                ReadMode::TextOf(s) => ReadMode::TextOf(resolve(&s)?),
+                ReadMode::Count(s) => ReadMode::Count(resolve(&s)?),
+                ReadMode::Attr(s, n) => ReadMode::Attr(resolve(&s)?, n),
+            })
+        })
+        .transpose()?;
     let rules = ordered_rules(&matches, &cli)?;
     if read.is_some() && !rules.rules().is_empty() {
         return Err(Failure::Usage(format!(
@@ -323,8 +339,10 @@ fn ordered_rules(matches: &ArgMatches, cli: &Cli) -> Result<RuleSet, Failure> {
                 _ => (None, None),
             };
             let action = Action::from_parts(name, attr, value).map_err(|m| Failure::Usage(format!("{flag}: {m}")))?;
+            let selector = htrewrite_cli::rules::declare_prefixes(group[0], &cli.namespaces)
+                .map_err(|m| Failure::Usage(format!("{flag}: {m}")))?;
             let origin = Origin::Flag { flag, index: at[0] };
-            found.push((at[0], vec![Rule { selector: group[0].clone(), action, origin }]));
+            found.push((at[0], vec![Rule { selector, action, origin }]));
         }
     }
     if let Some(indices) = matches.indices_of("rules") {
@@ -337,6 +355,19 @@ fn ordered_rules(matches: &ArgMatches, cli: &Cli) -> Result<RuleSet, Failure> {
     }
     found.sort_by_key(|(at, _)| *at);
     RuleSet::new(found.into_iter().flat_map(|(_, r)| r).collect()).map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// A `--namespace` declaration: `PREFIX=URL`, the prefix an identifier.
+fn parse_namespace(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((prefix, url))
+            if prefix.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+        {
+            Ok((prefix.to_owned(), url.to_owned()))
+        }
+        _ => Err("expected PREFIX=URL, e.g. s=http://www.w3.org/2000/svg".into()),
+    }
 }
 
 /// A `--fragment` context: an element name (an ASCII letter, then no whitespace, `/`, `>` or NUL).

@@ -6,6 +6,9 @@
 //! ```toml
 //! version = 1                       # required
 //!
+//! [namespaces]                      # optional: prefixes for type selectors,
+//! s = "http://www.w3.org/2000/svg"  # as CSS's @namespace (`s|rect`)
+//!
 //! [[rule]]
 //! selector = "img:not([loading])"   # a CSS selector
 //! action = "set-attr"               # see below
@@ -442,6 +445,9 @@ pub struct RuleSet {
 #[serde(deny_unknown_fields)]
 struct RawFile {
     version: Option<Spanned<i64>>,
+    /// Namespace prefixes the selectors use (`s = "http://www.w3.org/2000/svg"`).
+    #[serde(default)]
+    namespaces: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     rule: Vec<Spanned<RawRule>>,
 }
@@ -458,6 +464,63 @@ struct RawRule {
 /// The 1-based line and column (in characters) of byte `at` of `text`.
 fn line_column(text: &str, at: usize) -> Origin {
     LineStarts::new(text).origin(text, at)
+}
+
+/// The namespace URLs an HTML document's elements can have, and the prefix the selectors
+/// crate predefines for each.
+const KNOWN_NAMESPACES: [(&str, &str); 3] = [
+    ("svg", "http://www.w3.org/2000/svg"),
+    ("math", "http://www.w3.org/1998/Math/MathML"),
+    ("html", "http://www.w3.org/1999/xhtml"),
+];
+
+/// Resolves the namespace prefixes of `selector`'s type selectors against `declared`
+/// (`(prefix, URL)` pairs, the last declaration of a prefix winning), as a stylesheet's
+/// `@namespace` rules do: a prefix not declared is an error (issue 20, item 16: `svg|a` is
+/// not valid CSS without a declaration). A declared prefix becomes the selectors crate's
+/// predefined one for its URL (`s` for the SVG namespace: `svg`), and a URL no element of an
+/// HTML document has becomes "no namespace" (`|a`, which matches nothing). Selectors without
+/// prefixes come back as written; ones that do not parse too (their compilation reports them).
+///
+/// # Errors
+/// The message naming the undeclared prefix and how to declare it.
+///
+/// # Example
+/// ```
+/// use htrewrite_cli::rules::declare_prefixes;
+/// let svg = [("s".to_owned(), "http://www.w3.org/2000/svg".to_owned())];
+/// assert_eq!(declare_prefixes("s|rect > a", &svg).unwrap(), "svg|rect > a");
+/// assert_eq!(declare_prefixes("p.x", &[]).unwrap(), "p.x");
+/// assert!(declare_prefixes("svg|a", &[]).unwrap_err().contains("undeclared namespace prefix svg"));
+/// ```
+pub fn declare_prefixes(selector: &str, declared: &[(String, String)]) -> Result<String, String> {
+    use htrewrite_selectors::{NamespacePrefix, SelectorList};
+    let Ok(mut list) = SelectorList::parse(selector) else { return Ok(selector.to_owned()) };
+    let mut undeclared: Option<String> = None;
+    let mut changed = false;
+    list.for_each_type_prefix_mut(&mut |p| {
+        let NamespacePrefix::Named(name) = p else { return };
+        match declared.iter().rev().find(|(d, _)| d == name) {
+            Some((_, url)) => {
+                *p = match KNOWN_NAMESPACES.iter().find(|(_, u)| u == url) {
+                    Some((prefix, _)) => NamespacePrefix::Named((*prefix).to_owned()),
+                    None => NamespacePrefix::None,
+                };
+                changed = true;
+            }
+            None => {
+                undeclared.get_or_insert_with(|| name.clone());
+            }
+        }
+    });
+    if let Some(name) = undeclared {
+        let url = KNOWN_NAMESPACES.iter().find(|(p, _)| *p == name).map_or("URL", |(_, u)| u);
+        return Err(format!(
+            "invalid selector {selector:?}: undeclared namespace prefix {name} (declare it: --namespace \
+             {name}={url} on the command line, `[namespaces]` {name} = \"{url}\" in a rules file)"
+        ));
+    }
+    Ok(if changed { list.to_string() } else { selector.to_owned() })
 }
 
 /// Where each line of a text starts, so that the origin of every rule of a file costs a binary
@@ -568,6 +631,7 @@ impl RuleSet {
             Some(_) => {}
         }
         let lines = LineStarts::new(text);
+        let namespaces: Vec<(String, String)> = raw.namespaces.clone().into_iter().collect();
         let at = |span: Range<usize>| lines.origin(text, span.start);
         let mut rules = Vec::with_capacity(raw.rule.len());
         for r in &raw.rule {
@@ -588,7 +652,9 @@ impl RuleSet {
             action
                 .validate()
                 .map_err(|m| RulesError::new(RulesErrorKind::Action, m, Some(at(field.unwrap_or(r.action.span())))))?;
-            rules.push(Rule { selector: r.selector.get_ref().clone(), action, origin });
+            let selector = declare_prefixes(r.selector.get_ref(), &namespaces)
+                .map_err(|m| RulesError::new(RulesErrorKind::Selector, m, Some(origin.clone())))?;
+            rules.push(Rule { selector, action, origin });
         }
         RuleSet::new(rules)
     }

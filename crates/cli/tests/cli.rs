@@ -757,3 +757,30 @@ fn in_place_cleans_up_on_sigterm() {
     assert_eq!(temps(), 0, "the temporary file is removed");
     assert!(fs::read(&page).unwrap() == content.as_bytes(), "the target is left as it was");
 }
+
+/// Issue 20, item 16: a namespace prefix must be declared, as with CSS's @namespace: `svg|rect`
+/// alone is a usage error (exit 2) that says how to declare it; `--namespace PREFIX=URL` (or a
+/// rules file's `[namespaces]`) declares one, under any name.
+#[test]
+fn namespace_prefixes_must_be_declared() {
+    let page = "<svg><rect/><a/></svg><p><a>x</a>";
+    fails(&["--count", "svg|rect"], page, 2).stderr(predicate::str::contains("undeclared namespace prefix svg"));
+    fails(&["--remove", ":not(svg|a)"], page, 2)
+        .stderr(predicate::str::contains("--namespace svg=http://www.w3.org/2000/svg"));
+    assert_eq!(run(&["--namespace", "svg=http://www.w3.org/2000/svg", "--count", "svg|rect"], page), "1\n");
+    assert_eq!(run(&["--namespace", "s=http://www.w3.org/2000/svg", "--count", "s|a"], page), "1\n");
+    assert_eq!(
+        run(&["--namespace", "h=http://www.w3.org/1999/xhtml", "--remove", "h|a"], page),
+        "<svg><rect/><a/></svg><p>"
+    );
+    assert_eq!(run(&["--namespace", "x=urn:x", "--count", "x|a"], page), "0\n", "no element has another namespace");
+    fails(&["--namespace", "=urn:x", "--count", "p"], page, 2);
+
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("r.toml");
+    fs::write(&rules, "version = 1\n[namespaces]\ns = \"http://www.w3.org/2000/svg\"\n[[rule]]\nselector = \"s|a\"\naction = \"remove\"\n")
+        .unwrap();
+    assert_eq!(run(&["--rules", rules.to_str().unwrap()], page), "<svg><rect/></svg><p><a>x</a>");
+    fs::write(&rules, "version = 1\n[[rule]]\nselector = \"svg|a\"\naction = \"remove\"\n").unwrap();
+    fails(&["--rules", rules.to_str().unwrap()], page, 2).stderr(predicate::str::contains("line 3"));
+}

@@ -43,6 +43,46 @@ impl SelectorList {
         crate::parser::parse_selector_list(input)
     }
 
+    /// Calls `f` on the namespace prefix of every type selector (`svg|rect`,
+    /// `*|*`, `p`: [`NamespacePrefix::Default`]), nested lists included
+    /// (`:is()`, `:not()`, `:where()`, `:nth-child(… of S)`), in source
+    /// order; `f` may change it. For tools that declare prefixes their own
+    /// way (a command line's `--namespace s=…`) and map them to the
+    /// predefined ones before compiling.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::{NamespacePrefix, SelectorList};
+    /// let mut list = SelectorList::parse("s|rect, :not(s|g > p)")?;
+    /// list.for_each_type_prefix_mut(&mut |p| {
+    ///     if *p == NamespacePrefix::Named("s".into()) {
+    ///         *p = NamespacePrefix::Named("svg".into());
+    ///     }
+    /// });
+    /// assert_eq!(list.to_string(), "svg|rect, :not(svg|g > p)");
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn for_each_type_prefix_mut(&mut self, f: &mut dyn FnMut(&mut NamespacePrefix)) {
+        for complex in &mut self.selectors {
+            for compound in &mut complex.compounds {
+                if let Some(t) = &mut compound.type_selector {
+                    f(&mut t.namespace);
+                }
+                for simple in &mut compound.simple {
+                    if let SimpleSelector::PseudoClass(
+                        PseudoClass::Not(list)
+                        | PseudoClass::Is(list)
+                        | PseudoClass::Where(list)
+                        | PseudoClass::NthChild(_, Some(list)),
+                    ) = simple
+                    {
+                        list.for_each_type_prefix_mut(f);
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether `self` and `other` are the same selectors, apart from where
     /// they were written (the `position`s): `p` and `/*1*/ p` are, `p` and
     /// `P` are not (names keep their case here). Selectors that are the
