@@ -466,14 +466,6 @@ fn line_column(text: &str, at: usize) -> Origin {
     LineStarts::new(text).origin(text, at)
 }
 
-/// The namespace URLs an HTML document's elements can have, and the prefix the selectors
-/// crate predefines for each.
-const KNOWN_NAMESPACES: [(&str, &str); 3] = [
-    ("svg", "http://www.w3.org/2000/svg"),
-    ("math", "http://www.w3.org/1998/Math/MathML"),
-    ("html", "http://www.w3.org/1999/xhtml"),
-];
-
 /// Resolves the namespace prefixes of `selector`'s type selectors against `declared`
 /// (`(prefix, URL)` pairs, the last declaration of a prefix winning), as a stylesheet's
 /// `@namespace` rules do: a prefix not declared is an error (issue 20, item 16: `svg|a` is
@@ -494,7 +486,7 @@ const KNOWN_NAMESPACES: [(&str, &str); 3] = [
 /// assert!(declare_prefixes("svg|a", &[]).unwrap_err().contains("undeclared namespace prefix svg"));
 /// ```
 pub fn declare_prefixes(selector: &str, declared: &[(String, String)]) -> Result<String, String> {
-    use htrewrite_selectors::{NamespacePrefix, SelectorList};
+    use htrewrite_selectors::{NamespacePrefix, Namespaces, SelectorList};
     let Ok(mut list) = SelectorList::parse(selector) else { return Ok(selector.to_owned()) };
     let mut undeclared: Option<String> = None;
     let mut changed = false;
@@ -502,8 +494,8 @@ pub fn declare_prefixes(selector: &str, declared: &[(String, String)]) -> Result
         let NamespacePrefix::Named(name) = p else { return };
         match declared.iter().rev().find(|(d, _)| d == name) {
             Some((_, url)) => {
-                *p = match KNOWN_NAMESPACES.iter().find(|(_, u)| u == url) {
-                    Some((prefix, _)) => NamespacePrefix::Named((*prefix).to_owned()),
+                *p = match Namespaces::predefined_prefix(url) {
+                    Some(prefix) => NamespacePrefix::Named(prefix.to_owned()),
                     None => NamespacePrefix::None,
                 };
                 changed = true;
@@ -514,7 +506,7 @@ pub fn declare_prefixes(selector: &str, declared: &[(String, String)]) -> Result
         }
     });
     if let Some(name) = undeclared {
-        let url = KNOWN_NAMESPACES.iter().find(|(p, _)| *p == name).map_or("URL", |(_, u)| u);
+        let url = Namespaces::predefined_url(&name).unwrap_or("URL");
         return Err(format!(
             "invalid selector {selector:?}: undeclared namespace prefix {name} (declare it: --namespace \
              {name}={url} on the command line, `[namespaces]` {name} = \"{url}\" in a rules file)"

@@ -55,16 +55,43 @@ pub struct Namespaces {
     default: Option<String>,
 }
 
+/// The prefixes [`Namespaces::default`] predefines: `html`, `svg`, `math`.
+const PREDEFINED: [(&str, Namespace); 3] =
+    [("html", Namespace::Html), ("svg", Namespace::Svg), ("math", Namespace::MathMl)];
+
 impl Default for Namespaces {
     fn default() -> Namespaces {
         Namespaces {
-            prefixes: vec![
-                ("html".into(), Namespace::Html.url().into()),
-                ("svg".into(), Namespace::Svg.url().into()),
-                ("math".into(), Namespace::MathMl.url().into()),
-            ],
+            prefixes: PREDEFINED.iter().map(|(p, ns)| ((*p).into(), ns.url().into())).collect(),
             default: None,
         }
+    }
+}
+
+impl Namespaces {
+    /// The predefined prefix of a namespace URL (`svg` for the SVG namespace), for the three
+    /// namespaces an HTML document's elements can have; `None` for any other URL.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::Namespaces;
+    /// assert_eq!(Namespaces::predefined_prefix("http://www.w3.org/2000/svg"), Some("svg"));
+    /// assert_eq!(Namespaces::predefined_prefix("urn:x"), None);
+    /// ```
+    pub fn predefined_prefix(url: &str) -> Option<&'static str> {
+        PREDEFINED.iter().find(|(_, ns)| ns.url() == url).map(|(p, _)| *p)
+    }
+
+    /// The namespace URL of a predefined prefix (`svg`, `math`, `html`).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::Namespaces;
+    /// assert_eq!(Namespaces::predefined_url("math"), Some("http://www.w3.org/1998/Math/MathML"));
+    /// assert_eq!(Namespaces::predefined_url("s"), None);
+    /// ```
+    pub fn predefined_url(prefix: &str) -> Option<&'static str> {
+        PREDEFINED.iter().find(|(p, _)| *p == prefix).map(|(_, ns)| ns.url())
     }
 }
 
