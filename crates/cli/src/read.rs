@@ -198,56 +198,36 @@ pub fn run(cli: &Cli, mode: &ReadMode, input: &mut Input, many: bool) -> Result<
     };
     let mut settings = options(settings, cli)?;
     let mut buf = vec![0; CHUNK];
-    // The first bytes decide a byte order mark (read until 3 bytes or the end).
-    let mut first = 0;
-    while first < 3 {
-        let n = input.read(&mut buf[first..])?;
-        if n == 0 {
-            break;
-        }
-        first += n;
-    }
-    let bom = htrewrite::encoding::sniff_bom(&buf[..first]);
+    // The encoding, sniffed as the Standard says (byte order mark, then `--encoding`, then the
+    // prescan of the first 1,024 bytes): read until `sniff_encoding` decides.
     let label = cli.encoding.as_deref().and_then(|l| Encoding::for_label(l.trim().as_bytes()));
-    // Encodings the rewriter cannot tokenize losslessly (ISO-2022-JP; the replacement encoding
-    // of ISO-2022-KR, HZ, …) are decoded to UTF-8 here, as UTF-16 is: a read-only mode needs
-    // the text, not the bytes. Without a label or byte order mark, the document's own
-    // `<meta charset>` is found first (the Standard's prescan over its first 1,024 bytes).
-    let unsupported =
-        |e: &&'static Encoding| htrewrite::encoding::strategy(e) == htrewrite::encoding::Strategy::Unsupported;
-    let mut label_decoded =
-        label.filter(|e| *e == encoding_rs::UTF_16LE || *e == encoding_rs::UTF_16BE || unsupported(e));
-    if bom.is_none() && label.is_none() {
-        while first < htrewrite::encoding::PRESCAN_LIMIT {
-            let n = input.read(&mut buf[first..htrewrite::encoding::PRESCAN_LIMIT])?;
-            if n == 0 {
-                break;
-            }
-            first += n;
+    let mut first = 0;
+    let mut at_eof = false;
+    let sniffed = loop {
+        if let Some(s) = htrewrite::encoding::sniff_encoding(&buf[..first], at_eof, label, encoding_rs::WINDOWS_1252) {
+            break s;
         }
-        let at_eof = first < htrewrite::encoding::PRESCAN_LIMIT;
-        if let htrewrite::encoding::Prescan::Found(e) = htrewrite::encoding::prescan(&buf[..first], at_eof) {
-            label_decoded = Some(e).filter(unsupported);
-        }
-    }
+        let n = input.read(&mut buf[first..])?;
+        at_eof = n == 0;
+        first += n;
+    };
+    // UTF-16, and the encodings the rewriter cannot tokenize losslessly (ISO-2022-JP; the
+    // replacement encoding of ISO-2022-KR, HZ, …), are decoded to UTF-8 here: a read-only mode
+    // needs the text, not the bytes. A UTF-8 byte order mark goes to the rewriter, not to the output.
+    let enc = sniffed.encoding;
+    let decode = enc == encoding_rs::UTF_16LE
+        || enc == encoding_rs::UTF_16BE
+        || htrewrite::encoding::strategy(enc) == htrewrite::encoding::Strategy::Unsupported;
     let mut front = Front { decoder: None, out: Vec::new() };
-    let mut skip = 0;
-    let mut pending = first;
-    let mut offset_in = 0;
-    match (bom, label_decoded) {
-        (Some((enc, len)), _) if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE => {
-            front.decoder = Some(enc.new_decoder_without_bom_handling());
-            offset_in = len;
-            pending -= len;
-            settings = settings.encoding("utf-8").map_err(|e| Failure::Usage(e.to_string()))?;
-        }
-        (Some((_, len)), _) => skip = len as u64,
-        (None, Some(enc)) => {
-            front.decoder = Some(enc.new_decoder_without_bom_handling());
-            settings = settings.encoding("utf-8").map_err(|e| Failure::Usage(e.to_string()))?;
-        }
-        (None, None) => {}
+    let (mut skip, mut offset_in) = (0, 0);
+    if decode {
+        front.decoder = Some(enc.new_decoder_without_bom_handling());
+        offset_in = sniffed.bom_len;
+        settings = settings.encoding("utf-8").map_err(|e| Failure::Usage(e.to_string()))?;
+    } else {
+        skip = sniffed.bom_len as u64;
     }
+    let pending = first - offset_in;
     let sink = CaptureSink { state: &state, skip, offset: 0, buf: Vec::new(), buf_start: 0 };
     let mut rw = Rewriter::new(settings, sink).map_err(|e| Failure::Usage(e.to_string()))?;
     let bar = progress(cli, input);
