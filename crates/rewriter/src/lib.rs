@@ -39,6 +39,42 @@
 //! tree keeps them open. So `remove()` on the `<p>` of `<p>a<div>b</div>`
 //! removes exactly `<p>a`.
 //!
+//! ## When elements are matched
+//! A handler's selector is matched against the tree as the Standard has it
+//! **when the element is inserted** (`htrewrite-selectors`, *Tree shape*):
+//! - an element the parser moves afterwards (the adoption agency, foster
+//!   parenting) keeps its match: its handler has run;
+//! - an element inserted after such a move is matched against its real
+//!   ancestors and siblings: a rule that unwraps nested links leaves a
+//!   share menu alone, because the adoption agency takes its `div` out of
+//!   the outer link before each inner link is inserted;
+//! - a start tag that makes no element (`<body>` or `<html>` when the element
+//!   exists: its attributes go onto it; tags the tree builder ignores)
+//!   calls no handler, and the existing element is not matched again.
+//!
+//! ```
+//! use htrewrite::{Settings, rewrite_str};
+//! let menu = "<a class=more href=#>more<div class=popup><a href=/1>1</a><a href=/2>2</a></div></a>";
+//! let unwrap_nested = || Settings::new().element("a a", |el| {
+//!     el.remove_and_keep_content();
+//!     Ok(())
+//! });
+//! assert_eq!(rewrite_str(menu, unwrap_nested())?, menu);
+//! // Moved after it was matched: `p` was inside `a` when inserted.
+//! let mark = Settings::new().element("a p", |el| {
+//!     el.set_attribute("class", "in-link")?;
+//!     Ok(())
+//! });
+//! assert_eq!(rewrite_str("<a><p>x</a>", mark)?, "<a><p class=\"in-link\">x</a>");
+//! // No element: the attribute goes onto the body matched before.
+//! let body = Settings::new().element("body.x", |el| {
+//!     el.set_attribute("data-seen", "")?;
+//!     Ok(())
+//! });
+//! assert_eq!(rewrite_str("<p>x<body class=x>", body)?, "<p>x<body class=x>");
+//! # Ok::<(), htrewrite::RewritingError>(())
+//! ```
+//!
 //! ## What work a rewrite does
 //! Every rewrite runs the Standard's whole tree construction: the shadow's
 //! feedback decides which text mode each next piece of input is read in,
@@ -105,10 +141,9 @@
 //! - From the Standard: none known in tokenization or tree construction
 //!   (upstream test cases the newest Standard made stale are listed with
 //!   reasons in `tests/expected-differences.toml` and
-//!   `crates/shadow/tests/expected-differences.toml`). Selector
-//!   matching happens when an element is opened: a later adoption-agency
-//!   move or foster-parenting does not re-match it (`htrewrite-selectors`,
-//!   *Tree shape*).
+//!   `crates/shadow/tests/expected-differences.toml`). Selectors match
+//!   each element once, when it is inserted, in the tree as it stands then
+//!   (see *When elements are matched*).
 //! - Elements the shadow creates without a start tag (implied `html`,
 //!   `head`, `body`, `tbody`, reconstructed formatting elements) are matched
 //!   and seen by handlers but own no bytes: edits that need bytes return

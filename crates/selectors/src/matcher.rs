@@ -9,7 +9,9 @@
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
-use htrewrite_shadow::{AttrNamespace, Event, Namespace, NodeId, Position, QuirksMode, ShadowAttr};
+use htrewrite_shadow::{
+    AttrNamespace, Event, Namespace, NodeId, Position, QuirksMode, ShadowAttr, is_formatting, is_special,
+};
 
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
@@ -52,10 +54,12 @@ pub struct ElementInfo<'a> {
 
 /// Per-document matching state, driven by the shadow's events.
 ///
-/// Each element is matched **as it is opened**, against its ancestors and
-/// earlier siblings at that moment — what a browser's DOM holds when the
-/// start tag is parsed. Later moves by the adoption agency algorithm do not
-/// re-match elements already opened (see the crate docs, *Tree shape*).
+/// Each element is matched **when it is inserted**, against its ancestors
+/// and earlier siblings at that moment — what a browser's DOM holds when
+/// the start tag has been processed. Later moves by the adoption agency
+/// algorithm or foster parenting do not re-match elements already matched,
+/// but what is inserted after a move is matched against the tree after it
+/// (see the crate docs, *Tree shape*).
 ///
 /// # Example
 /// ```
@@ -100,6 +104,15 @@ pub struct Matcher {
     /// Standard pushes it back on the stack for `<style>`, `<script>`,
     /// `<title>`, … after `</head>` ("after head" insertion mode).
     head: Option<NodeId>,
+    /// Open formatting elements (never kept by a flat program): while there
+    /// is one, a special element opened may become the adoption agency's
+    /// furthest block.
+    formatting_open: FormattingOpen,
+    /// Open elements whose state a move may change ([`Movable`]).
+    movables: Movables,
+    /// A table something was just foster-parented before
+    /// ([`Matcher::refoster`]).
+    refoster: Option<NodeId>,
     stamp: u32,
     rule_marks: Vec<u32>,
     public_marks: Vec<u32>,
@@ -126,6 +139,165 @@ struct Pending {
     deferred_in: Option<NodeId>,
     /// Detached elements placed in this one, in order.
     deferred: Vec<NodeId>,
+    /// Elements already in the document moved into this one (the furthest
+    /// block, into the last clone), computed again when it is placed.
+    moved_in: Vec<(NodeId, Position)>,
+    /// The children it took from another element (`ChildrenMoved`), with
+    /// that element's sibling cursor.
+    took_children: Option<Siblings>,
+}
+
+/// An open element the [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)
+/// may move, or move an ancestor of: a special element opened while a
+/// formatting element is open (a possible *furthest block*), and every
+/// element opened under one. When the algorithm moves the furthest block
+/// and gives its children to a clone of the formatting element, the states
+/// these elements leave for what is inserted later are computed again
+/// against the tree after the move ([`Matcher::re_place`]); that needs what
+/// matching needs: the element's name and attributes, and the sibling
+/// cursor it was inserted at. Their own matches stand (they ran when the
+/// element was inserted).
+#[derive(Debug)]
+struct Movable {
+    /// Why it is kept.
+    kind: MoveKind,
+    /// The parent in the tree, as moves leave it.
+    parent: NodeId,
+    /// The previous and next movable elements in stack order.
+    prev: Option<NodeId>,
+    next: Option<NodeId>,
+    name: Box<str>,
+    ns: Namespace,
+    /// Its attributes, if matching it reads any ([`Program::reads_attributes_of`]).
+    attrs: Box<[ShadowAttr]>,
+    /// The parent's sibling cursor before this element, for programs that
+    /// read cursors (no sparse records).
+    cursor_before: Option<Box<Siblings>>,
+}
+
+/// The open formatting elements: a short list (most pages have a few open
+/// at once, closed last-opened first), or a set past
+/// [`FormattingOpen::SHORT`] (so that closing is O(1) whatever the input),
+/// with a count per `id % 256` so that closing any other element (most
+/// closes) is one array read, as in [`Records`].
+#[derive(Debug)]
+struct FormattingOpen {
+    short: Vec<u64>,
+    long: Option<IdMap<()>>,
+    buckets: Box<[u32; 256]>,
+}
+
+impl Default for FormattingOpen {
+    fn default() -> FormattingOpen {
+        FormattingOpen { short: Vec::new(), long: None, buckets: Box::new([0; 256]) }
+    }
+}
+
+impl FormattingOpen {
+    /// The most ids kept in the short list.
+    const SHORT: usize = 32;
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.short.is_empty() && self.long.is_none()
+    }
+
+    fn opened(&mut self, id: NodeId) {
+        self.buckets[(id.0 & 255) as usize] += 1;
+        match &mut self.long {
+            Some(set) => {
+                set.insert(id.0, ());
+            }
+            None if self.short.len() < FormattingOpen::SHORT => self.short.push(id.0),
+            None => {
+                let mut set: IdMap<()> = self.short.drain(..).map(|i| (i, ())).collect();
+                set.insert(id.0, ());
+                self.long = Some(set);
+            }
+        }
+    }
+
+    #[inline]
+    fn closed(&mut self, id: NodeId) {
+        let b = (id.0 & 255) as usize;
+        if self.buckets[b] == 0 {
+            return;
+        }
+        let found = match &mut self.long {
+            Some(set) => {
+                let found = set.remove(&id.0).is_some();
+                if set.is_empty() {
+                    self.long = None;
+                }
+                found
+            }
+            None => match self.short.iter().rposition(|&i| i == id.0) {
+                Some(i) => {
+                    self.short.swap_remove(i);
+                    true
+                }
+                None => false,
+            },
+        };
+        if found {
+            self.buckets[b] -= 1;
+        }
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.short.capacity() * 8 + self.long.as_ref().map_or(0, |s| s.capacity() * 9)
+    }
+}
+
+/// Why a [`Movable`] is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MoveKind {
+    /// The adoption agency may move it or an ancestor: a special element
+    /// opened under an open formatting element, and everything under one.
+    Adoption,
+    /// Foster parenting may insert an element before it or before its
+    /// `table`: a `table`, and its open row groups and rows (what is open
+    /// above a table while content is foster-parented before it), in
+    /// programs that read sibling cursors (no sparse records).
+    Foster,
+}
+
+/// The movable elements, linked in stack order (an element of a moved
+/// subtree is computed again after its parent).
+#[derive(Debug, Default)]
+struct Movables {
+    map: IdMap<Movable>,
+    tail: Option<NodeId>,
+}
+
+impl Movables {
+    /// Links `id` (already in the map) after `after`, or last.
+    fn link(&mut self, id: NodeId, after: Option<NodeId>) {
+        let after = after.filter(|a| self.map.contains_key(&a.0)).or(self.tail);
+        let next = after.and_then(|a| self.map[&a.0].next);
+        if let Some(a) = after {
+            self.map.get_mut(&a.0).expect("linked").next = Some(id);
+        }
+        match next {
+            Some(n) => self.map.get_mut(&n.0).expect("linked").prev = Some(id),
+            None => self.tail = Some(id),
+        }
+        let m = self.map.get_mut(&id.0).expect("inserted");
+        m.prev = after;
+        m.next = next;
+    }
+
+    /// Removes `id`, if kept.
+    fn unlink(&mut self, id: NodeId) {
+        let Some(m) = self.map.remove(&id.0) else { return };
+        if let Some(p) = m.prev {
+            self.map.get_mut(&p.0).expect("linked").next = m.next;
+        }
+        match m.next {
+            Some(n) => self.map.get_mut(&n.0).expect("linked").prev = m.prev,
+            None => self.tail = m.prev,
+        }
+    }
 }
 
 /// One element matched by one rule.
@@ -289,6 +461,9 @@ impl Matcher {
             pending: IdMap::default(),
             quirks: None,
             head: None,
+            formatting_open: FormattingOpen::default(),
+            movables: Movables::default(),
+            refoster: None,
             stamp: 0,
             candidates: Vec::new(),
             keys: Vec::new(),
@@ -352,13 +527,24 @@ impl Matcher {
             }
             Event::ElementClosed { id, .. } => self.element_closed(id),
             Event::NodeMoved { id, to } => self.node_moved(id, to),
+            Event::ChildrenMoved { from, to } => self.children_moved(from, to),
             _ => {}
         }
         &self.matches
     }
 
     fn node_moved(&mut self, id: NodeId, to: Position) {
-        let Some(p) = self.pending.get_mut(&id.0) else { return };
+        let Some(p) = self.pending.get_mut(&id.0) else {
+            // An element of the document moved: the adoption agency's
+            // furthest block (or its last clone chain's top, already placed).
+            if self.movables.map.contains_key(&id.0) {
+                match to.parent().and_then(|parent| self.pending.get_mut(&parent.0)) {
+                    Some(q) => q.moved_in.push((id, to)),
+                    None => self.re_place(id, to),
+                }
+            }
+            return;
+        };
         if let Some(before) = p.deferred_in.take()
             && let Some(q) = self.pending.get_mut(&before.0)
         {
@@ -374,19 +560,170 @@ impl Matcher {
             self.pending.get_mut(&parent.0).expect("pending").deferred.push(id);
             return;
         }
-        // Placed in the document: match it, then what was placed in it, in tree order.
-        let mut stack = vec![(id, to)];
-        while let Some((id, at)) = stack.pop() {
+        // Placed in the document: match it, then what was placed in it, in
+        // tree order; compute again what was moved into it.
+        let mut stack = vec![(id, to, false)];
+        while let Some((id, at, moved)) = stack.pop() {
             tick(1);
+            if moved {
+                self.re_place(id, at);
+                continue;
+            }
             let Some(p) = self.pending.remove(&id.0) else { continue };
-            self.open(&ElementInfo { id, name: &p.name, ns: p.ns, attrs: &p.attrs, position: at });
+            // In stack order, a placed clone comes right after its parent
+            // (the furthest block, or the clone it is placed in) or after the
+            // table it is foster-parented before (the common ancestor).
+            let after = match at {
+                Position::InsertBefore { before, .. } => Some(before),
+                _ => at.parent(),
+            };
+            self.open(&ElementInfo { id, name: &p.name, ns: p.ns, attrs: &p.attrs, position: at }, after);
             self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
+            if let Some(cursor) = p.took_children {
+                if let Some(r) = self.records.get_mut(id) {
+                    r.siblings = cursor;
+                }
+                self.recompute_after(id);
+            }
+            for &(c, position) in p.moved_in.iter().rev() {
+                stack.push((c, position, true));
+            }
             for c in p.deferred.iter().rev() {
                 if let Some(position) = self.pending.get(&c.0).and_then(|q| q.position) {
-                    stack.push((*c, position));
+                    stack.push((*c, position, false));
                 }
             }
         }
+    }
+
+    /// `ChildrenMoved`: the adoption agency gives the furthest block's
+    /// children to the new clone of the formatting element (detached until
+    /// it is appended to the furthest block). The clone takes the furthest
+    /// block's sibling cursor, and the open child becomes the clone's.
+    fn children_moved(&mut self, from: NodeId, to: NodeId) {
+        let Some(p) = self.pending.get_mut(&to.0) else { return };
+        let of = self.program.of_lists.len();
+        let cursor = self.records.get_mut(from).map(|r| std::mem::replace(&mut r.siblings, Siblings::with_of(of)));
+        p.took_children = Some(cursor.unwrap_or_else(|| Siblings::with_of(of)));
+        if let Some(next) = self.movables.map.get(&from.0).and_then(|m| m.next)
+            && let Some(m) = self.movables.map.get_mut(&next.0)
+            && m.parent == from
+        {
+            m.parent = to;
+        }
+    }
+
+    /// Computes again the state a movable element leaves for what is
+    /// inserted later, at its place `at` after a move: its record (states
+    /// for descendants and children) and its part of the parent's sibling
+    /// cursor. Its own children's cursor and kept children stay; its
+    /// matches stand.
+    fn re_place(&mut self, id: NodeId, at: Position) {
+        let Some(mut m) = self.movables.map.remove(&id.0) else { return };
+        tick(1);
+        let (parent, before) = match at {
+            Position::Append { parent } => (parent, None),
+            Position::InsertBefore { parent, before } => (parent, Some(before)),
+            Position::AppendToTemplateContents { template } => (template, None),
+            Position::Detached => {
+                self.movables.map.insert(id.0, m);
+                return;
+            }
+        };
+        let old = self.records.remove(id);
+        m.parent = parent;
+        if m.cursor_before.is_some() {
+            m.cursor_before = Some(Box::new(self.cursor_of(parent, before).clone()));
+        }
+        self.evaluate_placed(&ElementInfo { id, name: &m.name, ns: m.ns, attrs: &m.attrs, position: at });
+        self.out.clear();
+        // The old parent lets go of the old record (after the new one holds
+        // its parent: the same one, when the place is computed again).
+        if let Some(old_parent) = old.as_ref().and_then(|r| r.parent)
+            && let Some(r) = self.records.get_mut(old_parent)
+        {
+            r.live_children -= 1;
+            if !r.open && r.live_children == 0 {
+                self.release(old_parent);
+            }
+        }
+        if let Some(old) = old
+            && let Some(mut r) = self.records.remove(id)
+        {
+            r.siblings = old.siblings;
+            r.live_children = old.live_children;
+            r.foster = old.foster;
+            r.open = old.open;
+            self.records.insert(id, r);
+        }
+        self.movables.map.insert(id.0, m);
+        if let Some(table) = self.refoster.take() {
+            self.refoster(table);
+        }
+    }
+
+    /// Foster parenting inserted an element before `table`, matched and
+    /// opened after it: the table now follows it. The table's part of its
+    /// parent's sibling cursor (its place in `+`, `~`, the child counts) and
+    /// the states it leaves for its descendants are computed again from its
+    /// foster cursor (its parent's cursor before it, advanced by what was
+    /// fostered), and so are its open row groups and rows. Only tables kept
+    /// as [`MoveKind::Foster`] (programs with sibling cursors); the table's
+    /// own match stands.
+    fn refoster(&mut self, table: NodeId) {
+        let Some(parent) = self.movables.map.get(&table.0).map(|m| m.parent) else { return };
+        let Some(foster) = self.records.get(table).and_then(|r| r.foster.as_deref()).cloned() else { return };
+        tick(1 + foster.of_counts.len());
+        if let Some(r) = self.records.get_mut(parent) {
+            r.siblings = foster;
+        }
+        // The rules the fostered element matched stay the answer.
+        let out = std::mem::take(&mut self.out);
+        self.re_place(table, Position::Append { parent });
+        self.recompute_after(table);
+        self.out = out;
+    }
+
+    /// After a clone took the furthest block's children, or a table got a
+    /// fostered sibling: computes again the open elements under it, in
+    /// stack order (each the child of the one before), each against its
+    /// parent as just computed and the sibling cursor it was inserted at,
+    /// until one leaves the same states as before (then so do all under it:
+    /// what an element leaves depends only on its parent's record and its
+    /// cursor).
+    fn recompute_after(&mut self, id: NodeId) {
+        let mut cur = self.movables.map.get(&id.0).and_then(|m| m.next);
+        let mut above = id;
+        while let Some(e) = cur {
+            tick(1);
+            let m = &self.movables.map[&e.0];
+            let parent = m.parent;
+            // Only the chain of open descendants: an element after it in
+            // stack order with another parent was foster-parented elsewhere.
+            if parent != above {
+                break;
+            }
+            above = e;
+            if let Some(c) = m.cursor_before.as_deref().cloned()
+                && let Some(r) = self.records.get_mut(parent)
+            {
+                r.siblings = c;
+            }
+            let states = |r: Option<&Record>| r.map(|r| (set_of(&r.desc).to_vec(), set_of(&r.child).to_vec()));
+            let old = states(self.records.get(e));
+            self.re_place(e, Position::Append { parent });
+            if states(self.records.get(e)) == old {
+                break;
+            }
+            cur = self.movables.map.get(&e.0).and_then(|m| m.next);
+        }
+    }
+
+    /// The sibling cursor an element inserted at (`parent`, `before`) is
+    /// matched against.
+    fn cursor_of(&self, parent: NodeId, before: Option<NodeId>) -> &Siblings {
+        let foster = before.and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
+        foster.unwrap_or_else(|| self.records.get(parent).map_or(&self.empty.siblings, |r| &r.siblings))
     }
 
     /// Matches an element being opened; returns the matching rules in
@@ -411,7 +748,7 @@ impl Matcher {
         if element.position == Position::Detached {
             self.defer(element);
         } else {
-            self.open(element);
+            self.open(element, None);
         }
         &self.out
     }
@@ -426,6 +763,8 @@ impl Matcher {
             position: None,
             deferred_in: None,
             deferred: Vec::new(),
+            moved_in: Vec::new(),
+            took_children: None,
         };
         self.pending.insert(element.id.0, p);
     }
@@ -456,6 +795,10 @@ impl Matcher {
     pub fn element_closed(&mut self, id: NodeId) {
         if !self.pending.is_empty() {
             self.pending.remove(&id.0);
+        }
+        self.formatting_open.closed(id);
+        if !self.movables.map.is_empty() {
+            self.movables.unlink(id);
         }
         let Some(r) = self.records.get_mut(id) else { return };
         r.open = false;
@@ -498,8 +841,10 @@ impl Matcher {
     /// `:nth-child(… of S)`, each table's foster cursor, and each pending
     /// element's name and attributes. Not counted: state sets shared by
     /// many records, and the `:nth-of-type` counts (a persistent map
-    /// shared between cursors). O(1) apart from the pending elements
-    /// (adoption-agency clones not yet placed: few).
+    /// shared between cursors). Also the movable elements kept for moves
+    /// (their names, read attributes and sibling cursors). O(1) apart from
+    /// the pending elements (adoption-agency clones not yet placed: few) and
+    /// the movable ones (open elements under a formatting element).
     ///
     /// # Example
     /// ```
@@ -515,13 +860,96 @@ impl Matcher {
             + self.records.fosters * size_of::<Siblings>();
         let pending = self.pending.capacity() * (size_of::<(NodeId, Pending)>() + 1)
             + self.pending.values().map(|p| p.name.len() + p.attrs.len() * size_of::<ShadowAttr>()).sum::<usize>();
-        records + pending
+        let movables = self.movables.map.capacity() * (size_of::<(u64, Movable)>() + 1)
+            + self.formatting_open.held_bytes()
+            + self
+                .movables
+                .map
+                .values()
+                .map(|m| {
+                    m.name.len()
+                        + m.attrs.len() * size_of::<ShadowAttr>()
+                        + m.cursor_before.as_ref().map_or(0, |c| size_of::<Siblings>() + c.of_counts.len() * 4)
+                })
+                .sum::<usize>();
+        records + pending + movables
+    }
+
+    /// Matches an element placed in the document, and keeps what a later
+    /// move needs ([`Movable`]; `after`: the movable element it follows in
+    /// stack order, if not last).
+    #[inline]
+    fn open(&mut self, el: &ElementInfo<'_>, after: Option<NodeId>) {
+        if self.program.flat {
+            self.evaluate_placed(el);
+            return;
+        }
+        // Nothing to keep: no formatting element open (no furthest block
+        // can be opened), no movable parent, no table cursors to follow.
+        if self.formatting_open.is_empty() && self.movables.map.is_empty() && self.program.sparse_records {
+            self.evaluate_placed(el);
+            if is_formatting(el.ns, el.name) {
+                self.formatting_open.opened(el.id);
+            }
+            return;
+        }
+        let (parent, before) = match el.position {
+            Position::Append { parent } => (parent, None),
+            Position::InsertBefore { parent, before } => (parent, Some(before)),
+            Position::AppendToTemplateContents { template } => (template, None),
+            Position::Detached => return,
+        };
+        let parent_kind =
+            if self.movables.map.is_empty() { None } else { self.movables.map.get(&parent.0).map(|m| m.kind) };
+        let is_html = el.ns == Namespace::Html;
+        let kind = if parent_kind == Some(MoveKind::Adoption)
+            || !self.formatting_open.is_empty() && is_special(el.ns, el.name)
+        {
+            Some(MoveKind::Adoption)
+        } else if !self.program.sparse_records
+            && is_html
+            && (el.name == "table"
+                || parent_kind == Some(MoveKind::Foster) && matches!(el.name, "tbody" | "thead" | "tfoot" | "tr"))
+        {
+            Some(MoveKind::Foster)
+        } else {
+            None
+        };
+        let cursor_before =
+            (kind.is_some() && !self.program.sparse_records).then(|| Box::new(self.cursor_of(parent, before).clone()));
+        self.evaluate_placed(el);
+        if is_formatting(el.ns, el.name) {
+            self.formatting_open.opened(el.id);
+        }
+        if let Some(kind) = kind {
+            let m = Movable {
+                kind,
+                parent,
+                prev: None,
+                next: None,
+                name: el.name.into(),
+                ns: el.ns,
+                // Matching an element of this name reads no attribute: none
+                // need be kept to match it again.
+                attrs: if is_html && !self.program.reads_attributes_of(el.name) {
+                    Box::default()
+                } else {
+                    el.attrs.into()
+                },
+                cursor_before,
+            };
+            self.movables.map.insert(el.id.0, m);
+            self.movables.link(el.id, after);
+        }
+        if let Some(table) = self.refoster.take() {
+            self.refoster(table);
+        }
     }
 
     /// Matches an element placed in the document: the keys and the fast
     /// path here, the rest in [`Matcher::open_general`].
-    #[inline]
-    fn open(&mut self, el: &ElementInfo<'_>) {
+    #[inline(always)]
+    fn evaluate_placed(&mut self, el: &ElementInfo<'_>) {
         self.out.clear();
         let p = &*self.program;
         let (parent, before) = match el.position {
@@ -794,6 +1222,7 @@ impl Matcher {
         if let Some(c) = before.and_then(|b| self.records.get_mut(b)).and_then(|r| r.foster.as_deref_mut()) {
             advance(c, true, &self.out_tilde);
             fostered = true;
+            self.refoster = before;
         }
         if let Some(r) = self.records.get_mut(parent) {
             advance(&mut r.siblings, !fostered, &self.out_tilde);
@@ -805,6 +1234,11 @@ impl Siblings {
     fn with_of(n: usize) -> Siblings {
         Siblings { of_counts: vec![0; n], ..Siblings::default() }
     }
+}
+
+/// The states of a set, for comparing records.
+fn set_of(set: &Option<Arc<StateSet>>) -> &[u32] {
+    set.as_deref().map_or(&[], |s| &s.all[..])
 }
 
 /// The set of `states` (sorted, each once, as the evaluation pushes them):

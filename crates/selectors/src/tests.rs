@@ -53,12 +53,27 @@ const FOSTER_CURSORS_OVER_MANY_TYPES: Shape = (
     &[":nth-of-type(2)", "b:nth-of-type(1)", "table + b", "div > b:nth-of-type(odd)", "x1 ~ b"],
 );
 
+/// Many elements foster-parented before one table (in a row, so its row
+/// group and row are open too), with selectors that read sibling cursors:
+/// after each, the table's part of its parent's cursor and the states of the
+/// table, its `tbody` and `tr` are computed again (issue 17) — O(1) each.
+const MANY_FOSTERED: Shape = (
+    "<div><p></p><table><tr><td>x</td>",
+    "<b></b><i class=c></i>",
+    "<td>y</table><em></em></div>",
+    &["b + table", "i + table > tbody > tr > td", ":nth-child(2n+1 of .c) td", "table ~ em", "p ~ table td", "div > b"],
+);
+
 /// The matcher's counted work plus the number of events for the shape at
 /// `n` repetitions, and the most records it kept at once.
 fn work(shape: Shape, n: usize) -> (u64, usize) {
     let (prefix, unit, suffix, selectors) = shape;
     let units: String = (0..n).map(|i| unit.replace("{i}", &i.to_string())).collect();
-    let doc = format!("{prefix}{units}{suffix}");
+    work_of(&format!("{prefix}{units}{suffix}"), selectors)
+}
+
+/// [`work`] of one document.
+fn work_of(doc: &str, selectors: &[&str]) -> (u64, usize) {
     let program = Arc::new(Program::new(selectors).expect("valid selectors"));
     let mut matcher = Matcher::new(program);
     let mut events = 0u64;
@@ -131,8 +146,68 @@ fn adversarial_adoption_clones() {
 }
 
 #[test]
+fn adversarial_many_fostered_before_one_table() {
+    linear(MANY_FOSTERED);
+}
+
+#[test]
 fn adversarial_foster_cursors_over_many_types() {
     linear(FOSTER_CURSORS_OVER_MANY_TYPES);
+}
+
+/// Selectors whose states the adoption agency's moves change: what a moved
+/// element and everything open under it leave is computed again after each
+/// move (issue 17).
+const MOVED: &[&str] =
+    &["b div", "b > div", "span div div", "div > b > div", "b + div", ":is(b, span) > div ~ div", ".s div"];
+
+/// `<b>` over a deep run of `unit` (each with a special element, a possible
+/// furthest block), then n times `</b>`: each end tag runs the adoption
+/// agency's outer loop up to eight times, each time moving the next
+/// furthest block, with everything open under it, out of the clone of `b`
+/// made by the previous run. Counted work at n and 4n.
+fn linear_moves(unit: &str) {
+    let doc = |n: usize| format!("<b>{}{}", unit.repeat(n), "</b>x".repeat(n));
+    let n = 2_000;
+    let (w1, _) = work_of(&doc(n), MOVED);
+    let (w4, r4) = work_of(&doc(4 * n), MOVED);
+    let growth = w4 as f64 / w1 as f64;
+    assert!(growth <= 4.2, "not linear: work {w1} at n = {n}, {w4} at 4n (× {growth:.2})");
+    let bound = 2 * 4 * n * unit.matches('<').count() + 8;
+    assert!(r4 <= bound, "state grew past the open elements: {r4} records at 4n (bound {bound})");
+}
+
+#[test]
+fn adversarial_repeated_moves_of_deep_subtrees() {
+    linear_moves("<div>");
+}
+
+/// Each furthest block under a non-special, non-formatting `span` that the
+/// adoption agency removes from the stack: what is under the block loses an
+/// ancestor with a class a rule reads.
+#[test]
+fn adversarial_repeated_moves_losing_ancestors() {
+    linear_moves("<span class=s><div>");
+}
+
+/// The moves are computed again at all: `a a` matches nothing after
+/// `<a class=x><div><a class=y>` (the div left the first link before the
+/// second was inserted), and `div > a` matches the clone and `a.y`.
+#[test]
+fn moved_subtree_is_matched_in_its_new_place() {
+    use htrewrite_shadow::NodeId;
+    let program = Arc::new(Program::new(["a a", "div > a"]).expect("valid selectors"));
+    let mut matcher = Matcher::new(program);
+    let mut matched: Vec<(u32, NodeId)> = Vec::new();
+    let sink = |e: Event<'_>| matched.extend(matcher.event(&e).iter().map(|m| (m.rule.0, m.element)));
+    let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), sink);
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(b"<a class=x><div><a class=y>t</a></div>", &mut sink);
+    tokenizer.finish(&mut sink);
+    sink.finish();
+    drop(sink);
+    let rules: Vec<u32> = matched.iter().map(|m| m.0).collect();
+    assert_eq!(rules, [1, 1], "{matched:?}");
 }
 
 /// The counter sees the matcher's work: it grows with the input. (A

@@ -170,6 +170,14 @@ enum Explanation {
     /// `math` element; the Standard and html5lib's expected trees
     /// (tests20.dat) put it inside.
     Html5everAnnotationXml,
+    /// html5ever 0.40's *special* category holds HTML names only: its
+    /// `<li>`/`<dd>`/`<dt>` loop walks past an open SVG `foreignObject`,
+    /// `desc`, `title` or MathML `mi`, `mo`, `mn`, `ms`, `mtext`,
+    /// `annotation-xml` and closes a list item beyond it, and its adoption
+    /// agency does not take them as the furthest block; the Standard stops
+    /// there. From such a tag on, the two trees differ: every element opened
+    /// after it is marked.
+    Html5everForeignSpecial,
 }
 
 #[derive(Default)]
@@ -180,6 +188,9 @@ struct Totals {
     explained: Mutex<BTreeMap<Explanation, usize>>,
     examples: Mutex<BTreeMap<Explanation, Vec<String>>>,
     without_start_tag: AtomicUsize,
+    insertion_pairs: AtomicUsize,
+    insertion_equal: AtomicUsize,
+    insertion_explained: Mutex<BTreeMap<Explanation, usize>>,
 }
 
 fn main() {
@@ -208,7 +219,7 @@ fn main() {
                 continue;
             };
             let totals = Arc::clone(&totals);
-            trials.push(Trial::test(format!("html5lib::{stem}::{i}"), move || compare(&doc, &totals)));
+            trials.push(Trial::test(format!("html5lib::{stem}::{i}"), move || compare(&doc, &totals, true)));
         }
     }
 
@@ -222,7 +233,7 @@ fn main() {
         let totals = Arc::clone(&totals);
         trials.push(Trial::test(format!("corpus::{name}"), move || {
             let doc = String::from_utf8_lossy(&std::fs::read(&page).expect("page")).into_owned();
-            compare(&doc, &totals)
+            compare(&doc, &totals, false)
         }));
     }
 
@@ -239,6 +250,13 @@ fn main() {
             100.0 * equal as f64 / pairs as f64,
             totals.matched_elements.load(Ordering::Relaxed),
             totals.without_start_tag.load(Ordering::Relaxed),
+        );
+        let (n, eq) = (totals.insertion_pairs.load(Ordering::Relaxed), totals.insertion_equal.load(Ordering::Relaxed));
+        println!(
+            "at insertion time: {eq}/{n} (document, selector) pairs equal ({:.3} %); differences where html5ever \
+             lags the Standard or in template contents: {:?}",
+            100.0 * eq as f64 / n.max(1) as f64,
+            totals.insertion_explained.lock().unwrap()
         );
         let examples = totals.examples.lock().unwrap();
         for (why, n) in totals.explained.lock().unwrap().iter() {
@@ -275,28 +293,10 @@ fn html5lib_cases(text: &str) -> Vec<Option<String>> {
 /// Adds ` data-htr="N"` after the name of every start tag the shadow-driven
 /// tokenizer finds.
 fn label(doc: &str) -> String {
-    struct Labels<E> {
-        inner: ShadowSink<E>,
-        at: Vec<usize>,
-    }
-    impl<E: htrewrite_shadow::EventSink> TokenSink for Labels<E> {
-        fn token(&mut self, t: &Token<'_>) -> Feedback {
-            if t.kind() == TokenKind::StartTag {
-                self.at.push(t.span().start as usize + t.tag_name_span().end);
-            }
-            self.inner.token(t)
-        }
-    }
-    let mut sink = Labels {
-        inner: ShadowSink::new(Shadow::new(ShadowOptions::default()), htrewrite_shadow::NoEvents),
-        at: vec![],
-    };
-    let mut tokenizer = Tokenizer::new();
-    tokenizer.feed(doc.as_bytes(), &mut sink);
-    tokenizer.finish(&mut sink);
-    let mut out = String::with_capacity(doc.len() + sink.at.len() * 16);
+    let at: Vec<usize> = start_tags(doc).into_iter().map(|(name_end, _)| name_end).collect();
+    let mut out = String::with_capacity(doc.len() + at.len() * 16);
     let mut last = 0;
-    for (n, &at) in sink.at.iter().enumerate() {
+    for (n, &at) in at.iter().enumerate() {
         out.push_str(&doc[last..at]);
         out.push_str(&format!(" data-htr=\"{n}\""));
         last = at;
@@ -310,6 +310,11 @@ type Found = Vec<BTreeMap<Result<usize, String>, usize>>;
 
 struct Ours {
     found: Found,
+    /// The same, each element labelled as it was when matched.
+    found_at_insertion: Found,
+    /// Labels of elements in template contents or where html5ever lags the
+    /// Standard, and which.
+    lagging: BTreeMap<Result<usize, String>, Explanation>,
     /// Labels of elements touched by a later change, and the change.
     affected: BTreeMap<Result<usize, String>, Explanation>,
 }
@@ -323,6 +328,31 @@ struct Lite {
     moved: bool,
     lost_child: bool,
     why: Option<Explanation>,
+    /// A `template` element: what is placed in it is template contents.
+    template: bool,
+    /// 1: `li`, 2: `dd`/`dt`, 3: another special HTML element, 6: a special
+    /// SVG/MathML element, 0: other.
+    kind: u8,
+}
+
+/// Whether html5ever's `<li>`/`<dd>`/`<dt>` loop, walking up from `parent`,
+/// passes a special SVG/MathML element (where the Standard stops) and
+/// reaches a list item it closes ([`Explanation::Html5everForeignSpecial`]).
+fn list_item_beyond_foreign_special(tree: &BTreeMap<NodeId, Lite>, parent: Option<NodeId>, name: &str) -> bool {
+    let target = if name == "li" { 1 } else { 2 };
+    let mut passed_foreign = false;
+    let mut cur = parent;
+    while let Some(c) = cur {
+        let Some(n) = tree.get(&c) else { return false };
+        match n.kind {
+            k if k == target => return passed_foreign,
+            6 => passed_foreign = true,
+            3 if !passed_foreign => return false,
+            _ => {}
+        }
+        cur = n.parent;
+    }
+    false
 }
 
 fn place(tree: &mut BTreeMap<NodeId, Lite>, id: NodeId, at: Position) {
@@ -332,6 +362,11 @@ fn place(tree: &mut BTreeMap<NodeId, Lite>, id: NodeId, at: Position) {
         Position::AppendToTemplateContents { template } => (template, None),
         Position::Detached => return,
     };
+    // Placed in template contents: appended (or moved, by the adoption
+    // agency in a template) or foster-parented before a table there.
+    if matches!(at, Position::AppendToTemplateContents { .. }) || tree.get(&parent).is_some_and(|p| p.template) {
+        tree.entry(id).or_default().why.get_or_insert(Explanation::TemplateContents);
+    }
     let siblings = &mut tree.entry(parent).or_default().children;
     match before.and_then(|b| siblings.iter().position(|&c| c == b)) {
         Some(i) => siblings.insert(i, id),
@@ -371,6 +406,12 @@ fn affected(tree: &BTreeMap<NodeId, Lite>, id: NodeId) -> Option<Explanation> {
             cur = x.parent;
         }
     }
+    lagging(tree, id)
+}
+
+/// Why an element's match may differ from the Standard's tree even at
+/// insertion time (template contents, where html5ever lags the Standard).
+fn lagging(tree: &BTreeMap<NodeId, Lite>, id: NodeId) -> Option<Explanation> {
     let mut cur = Some(id);
     while let Some(c) = cur {
         let Some(x) = tree.get(&c) else { break };
@@ -388,20 +429,51 @@ fn ours(doc: &str) -> Ours {
     let mut matches: Vec<(usize, NodeId)> = Vec::new();
     let mut labels: BTreeMap<NodeId, Result<usize, String>> = BTreeMap::new();
     let mut tree: BTreeMap<NodeId, Lite> = BTreeMap::new();
+    // Labels as they stand when each element is matched (an `<html>` start
+    // tag's attributes merged later are not yet there).
+    let mut found_at_insertion: Found = vec![BTreeMap::new(); SELECTORS.len()];
+    // Open SVG/MathML special elements; set once html5ever's tree departs.
+    let mut foreign_special: std::collections::BTreeSet<NodeId> = std::collections::BTreeSet::new();
+    let mut diverged: Option<Explanation> = None;
     let label_of =
         |attrs: &[ShadowAttr]| attrs.iter().find(|a| a.name == "data-htr").and_then(|a| a.value.parse::<usize>().ok());
     let events = |e: Event<'_>| {
         match &e {
-            Event::ElementOpened { id, name, position, .. } => {
+            Event::ElementOpened { id, name, ns, position, .. } => {
+                if *ns == htrewrite_shadow::Namespace::Html
+                    && matches!(*name, "li" | "dd" | "dt")
+                    && !foreign_special.is_empty()
+                    && list_item_beyond_foreign_special(&tree, position.parent(), name)
+                {
+                    diverged = Some(Explanation::Html5everForeignSpecial);
+                }
                 let why = match (position, *name) {
                     (Position::AppendToTemplateContents { .. }, _) => Some(Explanation::TemplateContents),
                     (_, "annotation-xml") => Some(Explanation::Html5everAnnotationXml),
                     _ => None,
+                }
+                .or(diverged);
+                if *ns != htrewrite_shadow::Namespace::Html && htrewrite_shadow::is_special(*ns, name) {
+                    foreign_special.insert(*id);
+                }
+                let template = *name == "template";
+                let list_item = match *name {
+                    "li" => 1,
+                    "dd" | "dt" => 2,
+                    _ if htrewrite_shadow::is_special(*ns, name) => 3,
+                    _ => 0,
                 };
-                tree.insert(*id, Lite { parent_at_open: position.parent(), why, ..Lite::default() });
+                let kind = if *ns == htrewrite_shadow::Namespace::Html { list_item } else { list_item * 2 };
+                tree.insert(*id, Lite { parent_at_open: position.parent(), why, template, kind, ..Lite::default() });
                 place(&mut tree, *id, *position);
             }
+            Event::ElementClosed { id, .. } => {
+                foreign_special.remove(id);
+            }
             Event::NodeMoved { id, to } => {
+                if !foreign_special.is_empty() {
+                    diverged = Some(Explanation::Html5everForeignSpecial);
+                }
                 if detach(&mut tree, *id) {
                     tree.entry(*id).or_default().moved = true;
                 }
@@ -438,6 +510,8 @@ fn ours(doc: &str) -> Ours {
         }
         for m in matcher.event(&e) {
             matches.push((m.rule.0 as usize, m.element));
+            let label = labels.get(&m.element).cloned().unwrap_or_else(|| Err(String::new()));
+            *found_at_insertion[m.rule.0 as usize].entry(label).or_insert(0) += 1;
         }
     };
     drive(doc, events);
@@ -446,12 +520,16 @@ fn ours(doc: &str) -> Ours {
         *found[r].entry(labels[&id].clone()).or_insert(0) += 1;
     }
     let mut affected_labels = BTreeMap::new();
+    let mut lagging_labels = BTreeMap::new();
     for (id, label) in &labels {
         if let Some(why) = affected(&tree, *id) {
             affected_labels.entry(label.clone()).or_insert(why);
         }
+        if let Some(why) = lagging(&tree, *id) {
+            lagging_labels.entry(label.clone()).or_insert(why);
+        }
     }
-    Ours { found, affected: affected_labels }
+    Ours { found, found_at_insertion, affected: affected_labels, lagging: lagging_labels }
 }
 
 fn oracle(doc: &str) -> Found {
@@ -470,7 +548,246 @@ fn oracle(doc: &str) -> Found {
         .collect()
 }
 
-fn compare(doc: &str, totals: &Totals) -> Result<(), Failed> {
+/// The insertion-time reference: html5ever builds the tree through a sink
+/// that, each time a node is inserted, evaluates every selector on each
+/// element that has just become part of the document (the node itself and,
+/// for a detached subtree placed at once — adoption-agency clones — its
+/// elements in tree order), in the tree **as it stands at that moment**:
+/// ancestors and earlier siblings are exactly those of the Standard's tree
+/// when the element is inserted. Each element is evaluated once, when it is
+/// first connected; later moves do not re-evaluate it (our contract).
+///
+/// This is the same reference as parsing the document cut right after each
+/// start tag (the elements a cut document holds when the start tag has been
+/// processed are those inserted so far), in one parse instead of one per
+/// element; [`cut_agrees`] checks that on the html5lib documents.
+struct AtInsertion<'s> {
+    inner: scraper::HtmlTreeSink,
+    selectors: &'s [scraper::Selector],
+    seen: std::cell::RefCell<std::collections::HashSet<Handle>>,
+    found: std::cell::RefCell<Found>,
+    /// What each selector gave on the first element of each label (the
+    /// element of that start tag; its clones come later).
+    first: std::cell::RefCell<BTreeMap<usize, Vec<bool>>>,
+}
+
+type Handle = <scraper::HtmlTreeSink as html5ever::interface::TreeSink>::Handle;
+
+impl AtInsertion<'_> {
+    /// Evaluates the elements of `node`'s subtree not yet evaluated, if
+    /// `node` is now in the document.
+    fn inserted(&self, node: Handle) {
+        let html = self.inner.0.borrow();
+        let Some(n) = html.tree.get(node) else { return };
+        let root = html.tree.root().id();
+        if n.id() != root && !n.ancestors().any(|a| a.id() == root) {
+            return;
+        }
+        let mut seen = self.seen.borrow_mut();
+        let mut found = self.found.borrow_mut();
+        for d in n.descendants() {
+            let Some(el) = scraper::ElementRef::wrap(d) else { continue };
+            if !seen.insert(d.id()) {
+                continue;
+            }
+            let label = el.value().attr("data-htr").and_then(|v| v.parse::<usize>().ok());
+            let hits: Vec<bool> = self.selectors.iter().map(|s| s.matches(&el)).collect();
+            if let Some(n) = label {
+                self.first.borrow_mut().entry(n).or_insert_with(|| hits.clone());
+            }
+            let label = label.ok_or_else(|| el.value().name().to_owned());
+            for (i, _) in hits.iter().enumerate().filter(|(_, h)| **h) {
+                *found[i].entry(label.clone()).or_insert(0) += 1;
+            }
+        }
+    }
+}
+
+impl html5ever::interface::TreeSink for AtInsertion<'_> {
+    type Output = (Found, BTreeMap<usize, Vec<bool>>);
+    type Handle = Handle;
+    type ElemName<'a>
+        = <scraper::HtmlTreeSink as html5ever::interface::TreeSink>::ElemName<'a>
+    where
+        Self: 'a;
+
+    fn finish(self) -> Self::Output {
+        (self.found.into_inner(), self.first.into_inner())
+    }
+    fn parse_error(&self, msg: std::borrow::Cow<'static, str>) {
+        self.inner.parse_error(msg);
+    }
+    fn get_document(&self) -> Handle {
+        self.inner.get_document()
+    }
+    fn elem_name<'a>(&'a self, target: &'a Handle) -> Self::ElemName<'a> {
+        self.inner.elem_name(target)
+    }
+    fn create_element(
+        &self,
+        name: html5ever::QualName,
+        attrs: Vec<html5ever::Attribute>,
+        flags: html5ever::interface::ElementFlags,
+    ) -> Handle {
+        self.inner.create_element(name, attrs, flags)
+    }
+    fn create_comment(&self, text: html5ever::tendril::StrTendril) -> Handle {
+        self.inner.create_comment(text)
+    }
+    fn create_pi(&self, target: html5ever::tendril::StrTendril, data: html5ever::tendril::StrTendril) -> Handle {
+        self.inner.create_pi(target, data)
+    }
+    fn append(&self, parent: &Handle, child: html5ever::interface::NodeOrText<Handle>) {
+        let node = node_of(&child);
+        self.inner.append(parent, child);
+        node.into_iter().for_each(|n| self.inserted(n));
+    }
+    fn append_based_on_parent_node(
+        &self,
+        element: &Handle,
+        prev_element: &Handle,
+        child: html5ever::interface::NodeOrText<Handle>,
+    ) {
+        let has_parent = self.inner.0.borrow().tree.get(*element).is_some_and(|e| e.parent().is_some());
+        if has_parent { self.append_before_sibling(element, child) } else { self.append(prev_element, child) }
+    }
+    fn append_doctype_to_document(
+        &self,
+        name: html5ever::tendril::StrTendril,
+        public_id: html5ever::tendril::StrTendril,
+        system_id: html5ever::tendril::StrTendril,
+    ) {
+        self.inner.append_doctype_to_document(name, public_id, system_id);
+    }
+    fn get_template_contents(&self, target: &Handle) -> Handle {
+        self.inner.get_template_contents(target)
+    }
+    fn same_node(&self, x: &Handle, y: &Handle) -> bool {
+        self.inner.same_node(x, y)
+    }
+    fn set_quirks_mode(&self, mode: html5ever::interface::QuirksMode) {
+        self.inner.set_quirks_mode(mode);
+    }
+    fn append_before_sibling(&self, sibling: &Handle, new_node: html5ever::interface::NodeOrText<Handle>) {
+        let node = node_of(&new_node);
+        self.inner.append_before_sibling(sibling, new_node);
+        node.into_iter().for_each(|n| self.inserted(n));
+    }
+    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<html5ever::Attribute>) {
+        self.inner.add_attrs_if_missing(target, attrs);
+    }
+    fn remove_from_parent(&self, target: &Handle) {
+        self.inner.remove_from_parent(target);
+    }
+    fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        self.inner.reparent_children(node, new_parent);
+        self.inserted(*new_parent);
+    }
+}
+
+/// The node being inserted, unless text.
+fn node_of(child: &html5ever::interface::NodeOrText<Handle>) -> Option<Handle> {
+    match child {
+        html5ever::interface::NodeOrText::AppendNode(n) => Some(*n),
+        html5ever::interface::NodeOrText::AppendText(_) => None,
+    }
+}
+
+/// Per selector, the elements it matches in the tree as it stands when each
+/// is inserted ([`AtInsertion`]), and per start tag what each selector gave
+/// on its element.
+fn at_insertion(doc: &str, selectors: &[scraper::Selector]) -> (Found, BTreeMap<usize, Vec<bool>>) {
+    use html5ever::tendril::TendrilSink;
+    let sink = AtInsertion {
+        inner: scraper::HtmlTreeSink::new(scraper::Html::new_document()),
+        selectors,
+        seen: Default::default(),
+        found: std::cell::RefCell::new(vec![BTreeMap::new(); selectors.len()]),
+        first: Default::default(),
+    };
+    html5ever::driver::parse_document(sink, Default::default()).one(doc)
+}
+
+/// The cut reference itself: for each start tag of `labelled`, html5ever
+/// parses the document cut right after it, and every selector is evaluated
+/// on the element with that tag's label, if the cut tree has one (a start
+/// tag may make no element: `<html>`/`<body>` merged, ignored tags). Must
+/// equal what [`AtInsertion`] found for that element when it was inserted
+/// (its clones, which carry its label, are inserted later).
+fn cut_agrees(
+    labelled: &str,
+    selectors: &[scraper::Selector],
+    first: &BTreeMap<usize, Vec<bool>>,
+) -> Result<(), String> {
+    for (n, end) in start_tag_ends(labelled).into_iter().enumerate() {
+        let html = scraper::Html::parse_document(&labelled[..end]);
+        let label = n.to_string();
+        let el = html
+            .tree
+            .nodes()
+            .filter_map(scraper::ElementRef::wrap)
+            .find(|e| e.value().attr("data-htr") == Some(label.as_str()));
+        // `<html>`/`<body>` start tags that make no element add their
+        // attributes (the label among them) to the existing element.
+        if first.get(&n).is_none() && el.is_some_and(|e| matches!(e.value().name(), "html" | "body")) {
+            continue;
+        }
+        let cut: Option<Vec<bool>> = el.map(|el| selectors.iter().map(|s| s.matches(&el)).collect());
+        if cut.as_ref() != first.get(&n) {
+            return Err(format!(
+                "start tag {n}: the document cut after it gives {cut:?}, the insertion-time sink {:?}",
+                first.get(&n)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The end of every start tag the shadow-driven tokenizer finds in `doc`.
+fn start_tag_ends(doc: &str) -> Vec<usize> {
+    start_tags(doc).into_iter().map(|(_, end)| end).collect()
+}
+
+/// Every start tag the shadow-driven tokenizer finds in `doc`: the end of
+/// its name and the end of the tag.
+fn start_tags(doc: &str) -> Vec<(usize, usize)> {
+    struct Tags<E> {
+        inner: ShadowSink<E>,
+        at: Vec<(usize, usize)>,
+    }
+    impl<E: htrewrite_shadow::EventSink> TokenSink for Tags<E> {
+        fn token(&mut self, t: &Token<'_>) -> Feedback {
+            if t.kind() == TokenKind::StartTag {
+                let start = t.span().start as usize;
+                self.at.push((start + t.tag_name_span().end, t.span().end as usize));
+            }
+            self.inner.token(t)
+        }
+    }
+    let mut sink =
+        Tags { inner: ShadowSink::new(Shadow::new(ShadowOptions::default()), htrewrite_shadow::NoEvents), at: vec![] };
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(doc.as_bytes(), &mut sink);
+    tokenizer.finish(&mut sink);
+    sink.at
+}
+
+/// The labels on which `ours` and `theirs` differ: the explanation of the
+/// first when `explained` has one for each (else `None`), and those it has
+/// none for.
+fn differing<'a>(
+    ours: &'a BTreeMap<Result<usize, String>, usize>,
+    theirs: &'a BTreeMap<Result<usize, String>, usize>,
+    explained: &BTreeMap<Result<usize, String>, Explanation>,
+) -> (Option<Explanation>, Vec<&'a Result<usize, String>>) {
+    let keys: Vec<&Result<usize, String>> =
+        ours.keys().chain(theirs.keys()).filter(|k| ours.get(*k) != theirs.get(*k)).collect();
+    let unexplained: Vec<_> = keys.iter().copied().filter(|k| !explained.contains_key(*k)).collect();
+    let why = if unexplained.is_empty() { keys.first().map(|k| explained[*k]) } else { None };
+    (why, unexplained)
+}
+
+fn compare(doc: &str, totals: &Totals, cut: bool) -> Result<(), Failed> {
     // A byte order mark is removed by decoding, before tokenization (html5ever
     // does so on `&str` input; our tokenizer takes decoded input).
     let doc = doc.strip_prefix('\u{feff}').unwrap_or(doc);
@@ -491,14 +808,8 @@ fn compare(doc: &str, totals: &Totals) -> Result<(), Failed> {
         }
         // Every element on which the two sides differ must be touched by a
         // later change of the tree (or lie where html5ever lags the Standard).
-        let keys: Vec<&Result<usize, String>> = ours.found[i]
-            .keys()
-            .chain(theirs[i].keys())
-            .filter(|k| ours.found[i].get(*k) != theirs[i].get(*k))
-            .collect();
-        let unexplained_keys: Vec<_> = keys.iter().filter(|k| !ours.affected.contains_key(**k)).collect();
-        if unexplained_keys.is_empty() {
-            let why = ours.affected[keys[0]];
+        let (why, unexplained_keys) = differing(&ours.found[i], &theirs[i], &ours.affected);
+        if let Some(why) = why {
             *totals.explained.lock().unwrap().entry(why).or_insert(0) += 1;
             let mut ex = totals.examples.lock().unwrap();
             let v = ex.entry(why).or_default();
@@ -509,6 +820,30 @@ fn compare(doc: &str, totals: &Totals) -> Result<(), Failed> {
             unexplained.push(format!(
                 "{sel:?}: ours {:?}, html5ever+selectors {:?}; not touched by a later change: {unexplained_keys:?}",
                 ours.found[i], theirs[i]
+            ));
+        }
+    }
+    // At insertion time every difference is a failure, except where the
+    // element lies in template contents or where html5ever lags the Standard.
+    let selectors: Vec<scraper::Selector> =
+        SELECTORS.iter().map(|s| scraper::Selector::parse(s).expect("scraper parses the selector")).collect();
+    let (at, first) = at_insertion(&labelled, &selectors);
+    if cut {
+        cut_agrees(&labelled, &selectors, &first).map_err(|e| format!("document {doc:?}: {e}"))?;
+    }
+    for (i, sel) in SELECTORS.iter().enumerate() {
+        totals.insertion_pairs.fetch_add(1, Ordering::Relaxed);
+        if ours.found_at_insertion[i] == at[i] {
+            totals.insertion_equal.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
+        let (why, unexplained_keys) = differing(&ours.found_at_insertion[i], &at[i], &ours.lagging);
+        if let Some(why) = why {
+            *totals.insertion_explained.lock().unwrap().entry(why).or_insert(0) += 1;
+        } else {
+            unexplained.push(format!(
+                "at insertion time, {sel:?}: ours {:?}, html5ever+selectors {:?}; differing: {unexplained_keys:?}",
+                ours.found_at_insertion[i], at[i]
             ));
         }
     }
@@ -526,8 +861,10 @@ fn proptest_documents(totals: &Totals) -> Result<(), Failed> {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &key);
-    let mut runner =
-        TestRunner::new_with_rng(Config { cases: 2000, failure_persistence: None, ..Config::default() }, rng);
+    // At least the 2,000 the insertion-time contract asks for; more with
+    // HTREWRITE_CASES (local hunts).
+    let cases: u32 = std::env::var("HTREWRITE_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(3000).max(2000);
+    let mut runner = TestRunner::new_with_rng(Config { cases, failure_persistence: None, ..Config::default() }, rng);
     let piece = prop_oneof![
         prop::sample::select(vec![
             "p",
@@ -556,18 +893,29 @@ fn proptest_documents(totals: &Totals) -> Result<(), Failed> {
             "caption",
             "body",
             "html",
+            "em",
+            "nobr",
+            "font",
+            "address",
+            "button",
+            "h3",
+            "template",
         ])
         .prop_map(|t| format!("<{t}>")),
         prop::sample::select(vec![
-            "p", "div", "li", "ul", "table", "tr", "td", "a", "b", "span", "svg", "select", "body"
+            "p", "div", "li", "ul", "table", "tr", "td", "a", "b", "i", "em", "nobr", "font", "span", "svg", "select",
+            "body", "h3", "address", "button", "template"
         ])
         .prop_map(|t| format!("</{t}>")),
+        // Deep runs of special elements: the adoption agency's outer loop
+        // runs up to eight times and leaves what is under the last clone open.
+        (1..12usize).prop_map(|n| "<div>".repeat(n)),
         Just("x".to_owned()),
         Just(" ".to_owned()),
     ];
-    let strategy = prop::collection::vec(piece, 0..40).prop_map(|v| v.concat());
+    let strategy = prop::collection::vec(piece, 0..50).prop_map(|v| v.concat());
     let result = runner.run(&strategy, |doc| {
-        compare(&doc, totals).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        compare(&doc, totals, true).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
         Ok(())
     });
     result.map_err(|e| format!("seed {seed} (set HTREWRITE_SEED to replay): {e}").into())

@@ -105,4 +105,5 @@ pub use event::{
 pub use htrewrite_tokenizer::Feedback;
 pub use mode::InsertionMode;
 pub use shadow::{INSERTED_ONCE, OpenElement, Shadow, ShadowOptions, ShadowSink};
+pub use tags::{is_formatting, is_special};
 pub use token::{TagToken, TreeToken};

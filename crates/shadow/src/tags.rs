@@ -268,11 +268,53 @@ pub(crate) enum AttributeUse {
 /// `encoding` (an HTML integration point).
 pub(crate) fn attribute_use(name: &str) -> AttributeUse {
     match name {
-        "a" | "b" | "big" | "code" | "em" | "i" | "nobr" | "s" | "small" | "strike" | "strong" | "tt" | "u" => {
-            AttributeUse::Kept
-        }
         "font" | "input" | "select" | "option" | "template" | "annotation-xml" => AttributeUse::Read,
+        _ if is_formatting(Namespace::Html, name) => AttributeUse::Kept,
         _ => AttributeUse::Unread,
+    }
+}
+
+/// Whether an element is one of the
+/// [formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#formatting)
+/// (`a`, `b`, `big`, `code`, `em`, `font`, `i`, `nobr`, `s`, `small`,
+/// `strike`, `strong`, `tt`, `u`, in the HTML namespace): the elements the
+/// list of active formatting elements holds, which the
+/// [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)
+/// runs for.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{Namespace, is_formatting};
+/// assert!(is_formatting(Namespace::Html, "b") && !is_formatting(Namespace::Svg, "b"));
+/// assert!(!is_formatting(Namespace::Html, "div"));
+/// ```
+pub fn is_formatting(ns: Namespace, name: &str) -> bool {
+    // By length first: called for every element a matcher opens.
+    ns == Namespace::Html
+        && match name.as_bytes() {
+            [b] => matches!(b, b'a' | b'b' | b'i' | b's' | b'u'),
+            [a, b] => matches!((a, b), (b'e', b'm') | (b't', b't')),
+            b"big" | b"code" | b"font" | b"nobr" | b"small" | b"strike" | b"strong" => true,
+            _ => false,
+        }
+}
+
+/// Whether an element is in the
+/// [special](https://html.spec.whatwg.org/multipage/parsing.html#special)
+/// category: the only elements that can be the adoption agency's *furthest
+/// block*, the element it moves out of a formatting element together with
+/// everything open under it.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{Namespace, is_special};
+/// assert!(is_special(Namespace::Html, "div") && is_special(Namespace::Svg, "foreignObject"));
+/// assert!(!is_special(Namespace::Html, "span"));
+/// ```
+pub fn is_special(ns: Namespace, name: &str) -> bool {
+    match ns {
+        Namespace::Html => is_special_html(name),
+        _ => cats(ns, name, false) & cat::SPECIAL != 0,
     }
 }
 

@@ -885,3 +885,115 @@ fn declining_sinks_get_the_same_events_less_text_and_attributes() {
         assert_eq!(declined, expected, "{html:?}");
     }
 }
+
+/// [`crate::is_formatting`] and [`crate::is_special`] hold exactly the
+/// Standard's lists (§ 13.2.4.3, "formatting" and "special"), in their
+/// namespaces only.
+#[test]
+fn formatting_and_special_categories() {
+    use crate::{Namespace as N, is_formatting, is_special};
+    let formatting = ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"];
+    let special_html = [
+        "address",
+        "applet",
+        "area",
+        "article",
+        "aside",
+        "base",
+        "basefont",
+        "bgsound",
+        "blockquote",
+        "body",
+        "br",
+        "button",
+        "caption",
+        "center",
+        "col",
+        "colgroup",
+        "dd",
+        "details",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "embed",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "iframe",
+        "img",
+        "input",
+        "keygen",
+        "li",
+        "link",
+        "listing",
+        "main",
+        "marquee",
+        "menu",
+        "meta",
+        "nav",
+        "noembed",
+        "noframes",
+        "noscript",
+        "object",
+        "ol",
+        "p",
+        "param",
+        "plaintext",
+        "pre",
+        "script",
+        "search",
+        "section",
+        "select",
+        "source",
+        "style",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "template",
+        "textarea",
+        "tfoot",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "track",
+        "ul",
+        "wbr",
+        "xmp",
+    ];
+    let others = ["span", "em2", "bb", "ab", "tb", "strik", "sup", "var", "label", "option", "svg", "math", "x"];
+    for n in formatting {
+        assert!(is_formatting(N::Html, n) && !is_special(N::Html, n), "{n}");
+        assert!(!is_formatting(N::Svg, n) && !is_formatting(N::MathMl, n), "{n}");
+    }
+    for n in special_html {
+        assert!(is_special(N::Html, n) && !is_formatting(N::Html, n), "{n}");
+    }
+    for n in others {
+        assert!(!is_special(N::Html, n) && !is_formatting(N::Html, n), "{n}");
+    }
+    for n in ["mi", "mo", "mn", "ms", "mtext", "annotation-xml"] {
+        assert!(is_special(N::MathMl, n) && !is_special(N::Svg, n), "{n}");
+    }
+    for n in ["foreignObject", "desc", "title"] {
+        assert!(is_special(N::Svg, n), "{n}");
+    }
+    assert!(!is_special(N::Svg, "div") && !is_special(N::MathMl, "p") && !is_special(N::Svg, "foreignobject"));
+}
