@@ -41,7 +41,7 @@
 //! multi-thread runtime (`tokio::spawn`); with
 //! [`Local`](htrewrite::Local) handlers (closures over `Rc`, `RefCell`…)
 //! they run on a current-thread runtime or in a
-//! [`LocalSet`](tokio::task::LocalSet) (`tests/runtimes.rs` runs both).
+//! [`LocalSet`](https://docs.rs/tokio/1/tokio/task/struct.LocalSet.html) (`tests/runtimes.rs` runs both).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
