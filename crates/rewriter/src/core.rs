@@ -950,6 +950,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 }
             }
         }
+        // Handlers that only read (counting, collecting): the start tag goes
+        // out as it came and nothing waits for the end, as the general path
+        // below would decide for untouched edits.
+        if edits.is_untouched() && end_groups.is_empty() {
+            if let Some(t) = token {
+                self.token_done = true;
+                self.emit(t.raw());
+            }
+            return;
+        }
         // Output at the start.
         let before = std::mem::take(&mut edits.before);
         self.emit_inserted(&before, Context::Data);

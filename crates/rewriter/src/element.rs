@@ -109,6 +109,16 @@ impl<K: HandlerKind> Edits<'_, K> {
         self.name.is_some() || !self.attrs.is_empty()
     }
 
+    /// Whether the handlers changed nothing: no content, removal,
+    /// attribute, name or end handler (the start tag goes out as it came).
+    pub(crate) fn is_untouched(&self) -> bool {
+        self.before.is_empty()
+            && self.prepend.is_empty()
+            && self.replacement.is_none()
+            && !self.start_tag_changed()
+            && !self.has_end_work()
+    }
+
     /// Whether anything waits for the element's end.
     pub(crate) fn has_end_work(&self) -> bool {
         !self.append.is_empty()
