@@ -206,7 +206,7 @@ mod parser;
 mod select;
 #[cfg(test)]
 mod tests;
-mod work;
+use htrewrite_work as work;
 
 pub use ast::{
     AttributeOperator, AttributeSelector, CaseFlag, Combinator, ComplexSelector, CompoundSelector, NamespacePrefix,

@@ -93,7 +93,7 @@ mod stack;
 mod table;
 mod tags;
 mod token;
-mod work;
+use htrewrite_work as work;
 
 #[cfg(test)]
 mod tests;
