@@ -4,8 +4,9 @@
 //!
 //! For every input — each tree-construction `#data` input, each wpt-addition, each vendored real
 //! page and, when `HTREWRITE_CORPUS` names a folder, each file under it — and each rule set below
-//! that can settle (rules on `head` and `html` only, no document-wide handler), the output of the
-//! full pipeline on the whole input is the reference; the rewriter as users run it must give the
+//! (rules on `head` and `html` only, no document-wide handler; only those on `head` alone can
+//! settle, as `<svg><html>` inserts a second `html`), the output of the full pipeline on the whole
+//! input is the reference; the rewriter as users run it must give the
 //! same output (or the same error after the same output) whole, every byte (every 997 bytes above
 //! 64 KiB) and in three seeded random splittings. On real pages the shortcut must engage for the
 //! `cdn` rule set (their head ends before their body does), so the comparison is not vacuous.

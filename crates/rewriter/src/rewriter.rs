@@ -198,7 +198,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// Whether the rewriter copies the rest of its input to the sink as it
     /// is, without parsing it: nothing can observe it any more. That is so
     /// from the start with no handlers at all, and with rules that can
-    /// match only elements the Standard inserts once (`head`, `html`) and no
+    /// match only elements the Standard inserts once (`head`: not `html`, as
+    /// `<svg><html>` inserts another) and no
     /// document-wide handler, from the first chunk after which those
     /// elements were inserted and their edits placed. Unless
     /// [`Settings::full_pipeline`] is set. The output is the same either

@@ -548,8 +548,9 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     ///
     /// By default, once nothing can observe the rest of the document — no
     /// handlers at all, or rules that can match only elements the Standard
-    /// inserts once (`head`, `html`) after those were inserted and their
-    /// edits placed, with no document-wide handler — the rewriter copies
+    /// inserts once (`head`; not `html`, as `<svg><html>` inserts another)
+    /// after it was inserted and their edits placed, with no document-wide
+    /// handler — the rewriter copies
     /// the rest of the input to the output without parsing it: the output
     /// is the same, byte for byte, in any chunking (the tests compare it
     /// with this setting on). This setting exists for those tests and for

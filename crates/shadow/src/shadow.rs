@@ -88,14 +88,17 @@ impl OpenElement {
     }
 }
 
-/// The local names of the HTML elements the Standard inserts at most once
-/// in a document: `html` (the root) and `head`. See [`Shadow::inserted_once`].
+/// The local names no element of which the Standard inserts after the
+/// first, in any namespace: `head`. See [`Shadow::inserted_once`]. (`html`
+/// is not one: in foreign content `<svg><html>` inserts an SVG element
+/// named `html`, which a type selector `html` matches.)
 ///
 /// # Example
 /// ```
 /// assert!(htrewrite_shadow::INSERTED_ONCE.contains(&"head"));
+/// assert!(!htrewrite_shadow::INSERTED_ONCE.contains(&"html"));
 /// ```
-pub const INSERTED_ONCE: [&str; 2] = ["html", "head"];
+pub const INSERTED_ONCE: [&str; 1] = ["head"];
 
 /// The tree-construction shadow: the Standard's tree construction on a
 /// stack, reporting [`Event`]s and answering the tokenizer with [`Feedback`].
@@ -718,11 +721,12 @@ impl Shadow {
     /// ([`INSERTED_ONCE`]), not a fragment: whether it has been inserted
     /// already. `None` for every other name, and for every name when
     /// parsing a fragment (an `svg` context inserts any number of foreign
-    /// `head` elements).
+    /// `head` elements). Not `html`: a later `<html>` start tag adds its
+    /// attributes to the root in HTML content, but in foreign content
+    /// (`<svg><html>`) it inserts a foreign element named `html` (it is not
+    /// among the start tags that break out of foreign content), found by the
+    /// fuzz target `rewriter_random`.
     ///
-    /// - `html`: the root, inserted by the first token that leaves "before
-    ///   html" (or by the end of input); a later `<html>` start tag only adds
-    ///   attributes to it.
     /// - `head`: inserted by "before head", the only mode that inserts a
     ///   head element, which it leaves at once; a later `<head>` start tag is
     ///   ignored in every mode (in foreign content it breaks out and is
@@ -739,8 +743,8 @@ impl Shadow {
     /// assert_eq!(shadow.inserted_once("head"), Some(false));
     /// let t = TagToken::new("title", vec![]);
     /// shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut NoEvents);
-    /// assert_eq!(shadow.inserted_once("html"), Some(true));
     /// assert_eq!(shadow.inserted_once("head"), Some(true)); // implied
+    /// assert_eq!(shadow.inserted_once("html"), None); // `<svg><html>` makes more
     /// assert_eq!(shadow.inserted_once("body"), None);
     /// ```
     pub fn inserted_once(&self, name: &str) -> Option<bool> {
@@ -748,7 +752,6 @@ impl Shadow {
             return None;
         }
         match name {
-            "html" => Some(!matches!(self.b.mode, InsertionMode::Initial | InsertionMode::BeforeHtml)),
             "head" => Some(self.b.head.is_some()),
             _ => {
                 debug_assert!(!INSERTED_ONCE.contains(&name));
