@@ -619,17 +619,9 @@ impl Matcher {
     /// cursor. Its own children's cursor and kept children stay; its
     /// matches stand.
     fn re_place(&mut self, id: NodeId, at: Position) {
+        let Some((parent, before)) = parent_before(at) else { return };
         let Some(mut m) = self.movables.map.remove(&id.0) else { return };
         tick(1);
-        let (parent, before) = match at {
-            Position::Append { parent } => (parent, None),
-            Position::InsertBefore { parent, before } => (parent, Some(before)),
-            Position::AppendToTemplateContents { template } => (template, None),
-            Position::Detached => {
-                self.movables.map.insert(id.0, m);
-                return;
-            }
-        };
         let old = self.records.remove(id);
         m.parent = parent;
         if m.cursor_before.is_some() {
@@ -893,12 +885,7 @@ impl Matcher {
             }
             return;
         }
-        let (parent, before) = match el.position {
-            Position::Append { parent } => (parent, None),
-            Position::InsertBefore { parent, before } => (parent, Some(before)),
-            Position::AppendToTemplateContents { template } => (template, None),
-            Position::Detached => return,
-        };
+        let Some((parent, before)) = parent_before(el.position) else { return };
         let parent_kind =
             if self.movables.map.is_empty() { None } else { self.movables.map.get(&parent.0).map(|m| m.kind) };
         let is_html = el.ns == Namespace::Html;
@@ -952,12 +939,7 @@ impl Matcher {
     fn evaluate_placed(&mut self, el: &ElementInfo<'_>) {
         self.out.clear();
         let p = &*self.program;
-        let (parent, before) = match el.position {
-            Position::Append { parent } => (parent, None),
-            Position::InsertBefore { parent, before } => (parent, Some(before)),
-            Position::AppendToTemplateContents { template } => (template, None),
-            Position::Detached => return,
-        };
+        let Some((parent, before)) = parent_before(el.position) else { return };
         let is_html = el.ns == Namespace::Html;
         if is_html && el.name == "head" && self.head.is_none() {
             self.head = Some(el.id);
@@ -1233,6 +1215,18 @@ impl Matcher {
 impl Siblings {
     fn with_of(n: usize) -> Siblings {
         Siblings { of_counts: vec![0; n], ..Siblings::default() }
+    }
+}
+
+/// The parent an element is placed in (a `template` for its contents) and
+/// the sibling it is inserted before, if any; `None` when detached.
+#[inline(always)]
+fn parent_before(at: Position) -> Option<(NodeId, Option<NodeId>)> {
+    match at {
+        Position::Append { parent } => Some((parent, None)),
+        Position::InsertBefore { parent, before } => Some((parent, Some(before))),
+        Position::AppendToTemplateContents { template } => Some((template, None)),
+        Position::Detached => None,
     }
 }
 
