@@ -925,10 +925,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let end_groups: SmallVec<[u32; 8]> =
             groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect();
         if !has_element && end_groups.is_empty() {
-            if let Some(t) = token {
-                self.token_done = true;
-                self.emit(t.raw());
-            }
+            self.emit_token_unchanged(token);
             return;
         }
         let name = name.unwrap_or_default();
@@ -954,10 +951,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // out as it came and nothing waits for the end, as the general path
         // below would decide for untouched edits.
         if edits.is_untouched() && end_groups.is_empty() {
-            if let Some(t) = token {
-                self.token_done = true;
-                self.emit(t.raw());
-            }
+            self.emit_token_unchanged(token);
             return;
         }
         // Output at the start.
@@ -1002,6 +996,15 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if edits.has_end_work() || !end_groups.is_empty() {
             let (name, end_groups) = (name.into(), end_groups.to_vec());
             self.pending.insert(id, Pending { name, edits, end_groups, ctx, has_start_tag: token.is_some() });
+        }
+    }
+
+    /// Writes an element's start tag (if it has one in this token) as it
+    /// came: nothing edits it and nothing waits for its end.
+    fn emit_token_unchanged(&mut self, token: Option<&Token<'_>>) {
+        if let Some(t) = token {
+            self.token_done = true;
+            self.emit(t.raw());
         }
     }
 

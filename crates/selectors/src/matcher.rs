@@ -701,10 +701,15 @@ impl Matcher {
             {
                 r.siblings = c;
             }
-            let states = |r: Option<&Record>| r.map(|r| (set_of(&r.desc).to_vec(), set_of(&r.child).to_vec()));
-            let old = states(self.records.get(e));
+            // The old sets are kept alive by these handles (no copy).
+            let old = self.records.get(e).map(|r| (r.desc.clone(), r.child.clone()));
             self.re_place(e, Position::Append { parent });
-            if states(self.records.get(e)) == old {
+            let unchanged = match (&old, self.records.get(e)) {
+                (None, None) => true,
+                (Some((desc, child)), Some(r)) => set_of(desc) == set_of(&r.desc) && set_of(child) == set_of(&r.child),
+                _ => false,
+            };
+            if unchanged {
                 break;
             }
             cur = self.movables.map.get(&e.0).and_then(|m| m.next);
@@ -714,8 +719,7 @@ impl Matcher {
     /// The sibling cursor an element inserted at (`parent`, `before`) is
     /// matched against.
     fn cursor_of(&self, parent: NodeId, before: Option<NodeId>) -> &Siblings {
-        let foster = before.and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
-        foster.unwrap_or_else(|| self.records.get(parent).map_or(&self.empty.siblings, |r| &r.siblings))
+        cursor_in(&self.records, self.records.get(parent).unwrap_or(&self.empty), before)
     }
 
     /// Matches an element being opened; returns the matching rules in
@@ -1075,10 +1079,9 @@ impl Matcher {
         let quirks = *self.quirks.get_or_insert(true);
         let is_html = el.ns == Namespace::Html;
         let parent_rec = if p.flat { None } else { self.records.get(parent) };
-        let foster = before.filter(|_| !p.flat).and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
         let is_table = !p.flat && is_html && el.name == "table";
         let parent_rec = parent_rec.unwrap_or(&self.empty);
-        let cursor = foster.unwrap_or(&parent_rec.siblings);
+        let cursor = if p.flat { &parent_rec.siblings } else { cursor_in(&self.records, parent_rec, before) };
         let mut gather = Gather { first: &[], runs: 0, buf: &mut self.candidates };
         if may_start {
             p.start.candidates(&self.keys, |k| p.start_filter.may_contain(k), |v| gather.add(v));
@@ -1155,8 +1158,7 @@ impl Matcher {
         let parent_desc = parent_rec.and_then(|r| r.desc.clone());
         // A table's cursor for the siblings foster-parented before it starts
         // as its own sibling cursor, taken before it advances.
-        let foster = before.and_then(|b| self.records.get(b)).and_then(|r| r.foster.as_deref());
-        let cursor = foster.unwrap_or(&parent_rec.unwrap_or(&self.empty).siblings);
+        let cursor = cursor_in(&self.records, parent_rec.unwrap_or(&self.empty), before);
         // (O(1) work: the sets are shared, the type counts a persistent map.)
         let cursor_snapshot = (el.ns == Namespace::Html && el.name == "table").then(|| {
             tick(1 + cursor.of_counts.len());
@@ -1216,6 +1218,14 @@ impl Siblings {
     fn with_of(n: usize) -> Siblings {
         Siblings { of_counts: vec![0; n], ..Siblings::default() }
     }
+}
+
+/// The sibling cursor an element inserted in `parent_rec`'s element,
+/// before `before` if foster-parented, is matched against: the table's
+/// foster cursor when it has one, else the parent's.
+#[inline(always)]
+fn cursor_in<'a>(records: &'a Records, parent_rec: &'a Record, before: Option<NodeId>) -> &'a Siblings {
+    before.and_then(|b| records.get(b)).and_then(|r| r.foster.as_deref()).unwrap_or(&parent_rec.siblings)
 }
 
 /// The parent an element is placed in (a `template` for its contents) and
