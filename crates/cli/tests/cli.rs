@@ -510,7 +510,7 @@ fn run_bytes(args: &[&str], input: &[u8]) -> Vec<u8> {
 /// and the exact output before the failure; `--memory-limit 0` lifts it.
 #[test]
 fn default_memory_limit_stops_deep_nesting() {
-    let input = "<div>".repeat(2_000_000);
+    let input = "<div>".repeat(4_000_000);
     let assert = fails(&["--set-attr", "p", "x", "1"], input.clone(), 4)
         .stderr(predicate::str::contains("memory limit of 268435456 bytes exceeded"));
     let out = assert.get_output().stdout.clone();

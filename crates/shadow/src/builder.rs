@@ -742,7 +742,8 @@ impl Builder {
                     self.fmt.kill(fe_pos);
                     let at = self.fmt.position(b).expect("bookmark in list") + 1;
                     let new = FormattingElement::new(id, fe.name.clone(), fe.key, fe.attrs.clone(), fe.span);
-                    self.fmt.insert_at(at, Entry::Element(new));
+                    let new = self.fmt.entry(new);
+                    self.fmt.insert_at(at, new);
                 }
             }
             // spec: the stack: remove the formatting element, insert the new one just

@@ -44,7 +44,10 @@ pub(crate) struct RawAttrs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Entry {
     Marker,
-    Element(FormattingElement),
+    /// Boxed, so that a marker or a tombstone is a small entry (issue 16:
+    /// each open cell pushes a marker); the boxes of elements leaving the
+    /// list are kept for the next ones ([`FormattingList::recycle`]).
+    Element(Box<FormattingElement>),
     /// A removed element's name key and signature: its index entries may stay
     /// behind (stale) below the top of their lists until its position is popped.
     Dead(u32, Option<u64>),
@@ -80,6 +83,10 @@ pub(crate) struct FormattingList {
     /// boxes too, which entries hold.
     #[allow(clippy::vec_box)]
     spare_raw: Vec<Box<RawAttrs>>,
+    /// The boxes of elements gone from the list (at most [`SPARE_LISTS`]),
+    /// so that a new entry allocates none.
+    #[allow(clippy::vec_box)]
+    spare_boxes: Vec<Box<FormattingElement>>,
 }
 
 /// How many attribute lists [`FormattingList`] keeps for reuse, and how
@@ -424,20 +431,35 @@ impl FormattingList {
     }
 
     /// Keeps the attribute list (or undecoded attributes) of an entry that
-    /// leaves the list, if there is room for it.
+    /// leaves the list, if there is room for it, and its box.
     fn recycle(&mut self, e: Entry) {
-        if let Entry::Element(FormattingElement { raw: Some(r), .. }) = e {
+        let Entry::Element(mut f) = e else { return };
+        if let Some(r) = f.raw.take() {
             if self.spare_raw.len() < SPARE_LISTS && r.raw.capacity() <= SPARE_RAW && r.spans.capacity() <= SPARE_ATTRS
             {
                 self.spare_raw.push(r);
             }
-        } else if let Entry::Element(f) = e
-            && f.attrs.capacity() > 0
+        } else if f.attrs.capacity() > 0
             && f.attrs.len() <= SPARE_ATTRS
             && self.spare.len() < SPARE_LISTS
             && f.attrs.iter().all(|a| a.name.capacity() <= SPARE_CAPACITY && a.value.capacity() <= SPARE_CAPACITY)
         {
-            self.spare.push(f.attrs);
+            self.spare.push(std::mem::take(&mut f.attrs));
+        }
+        if self.spare_boxes.len() < SPARE_LISTS {
+            f.attrs = Vec::new();
+            self.spare_boxes.push(f);
+        }
+    }
+
+    /// `f` as an entry, in a kept box when there is one.
+    pub(crate) fn entry(&mut self, f: FormattingElement) -> Entry {
+        match self.spare_boxes.pop() {
+            Some(mut b) => {
+                *b = f;
+                Entry::Element(b)
+            }
+            None => Entry::Element(Box::new(f)),
         }
     }
 
@@ -468,7 +490,8 @@ impl FormattingList {
             self.kill(earliest);
         }
         self.compact();
-        self.push_entry(Entry::Element(f));
+        let e = self.entry(f);
+        self.push_entry(e);
     }
 
     /// [Clear the list of active formatting elements up to the last marker](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-list-of-active-formatting-elements-up-to-the-last-marker).

@@ -10,13 +10,21 @@
 //! outnumber the elements, [`Stack::maybe_compact`] (called between tokens)
 //! rebuilds the stack without them.
 //!
-//! The indexes are doubly linked lists threaded through the positions: one
-//! per (namespace, lowercased name) and one per category of [`cat`] (up to
-//! [`cat::INDEXED`]), each with its topmost position as head. A push or pop
-//! links or unlinks the element in O(1) per list it is in; a removal in the
-//! middle unlinks it in O(1); the adoption agency's rewrite of the segment
-//! from the formatting element to the furthest block relinks only the
-//! elements of that segment.
+//! The indexes are lists of positions in increasing order: one per
+//! (namespace, lowercased name) and one per category of [`cat`] (up to
+//! [`cat::INDEXED`]). What the algorithms ask is each list's topmost member,
+//! its last entry. A push appends its position to the lists it is in; a pop
+//! takes it off their ends. A removal in the middle leaves its entries
+//! behind, *stale*: an entry is *valid* when its position holds a member of
+//! the list, and the last entry of a list is always valid (stale entries
+//! reaching the end are dropped then, each once: amortized O(1)). An entry
+//! costs 4 bytes, and an element is in its name list and one to four
+//! category lists, so an open element costs its entry, an 8-byte slot and
+//! 8 to 20 bytes of index (issue 16: the doubly linked lists this replaced
+//! cost 80 bytes of links per position). The adoption agency's rewrite of
+//! the segment from the formatting element to the furthest block writes
+//! its new elements' positions into the entries the segment's elements had
+//! (see [`Stack::rewrite_segment`]).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -27,37 +35,29 @@ use crate::tags::{cat, cats};
 use crate::work::tick;
 use crate::{Namespace, NodeId, OpenElement};
 
-/// No position (end of a list, no head).
+/// No position (no head), or the key of a hole.
 const NONE: u32 = u32::MAX;
 
 /// The id of a hole's placeholder entry (never an element's id).
 const HOLE_ID: NodeId = NodeId(u64::MAX - 1);
 
-/// Index lists: 0 is the element's name list, `1 + c` the list of category bit `c`.
-const LISTS: usize = 1 + cat::INDEXED;
-
-/// An element's links in one index list (positions; [`NONE`] at the ends).
-#[derive(Debug, Clone, Copy)]
-struct Link {
-    /// The next lower position in the list.
-    prev: u32,
-    /// The next higher position in the list.
-    next: u32,
-}
-
-const UNLINKED: Link = Link { prev: NONE, next: NONE };
-
 /// Bookkeeping of one position.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Slot {
     /// The element's name key ([`NONE`] for a hole).
     key: u32,
-    links: [Link; LISTS],
     /// For a hole at an end of its run of holes: the position of the other end.
     run: u32,
 }
 
-const HOLE_SLOT: Slot = Slot { key: NONE, links: [UNLINKED; LISTS], run: NONE };
+const HOLE_SLOT: Slot = Slot { key: NONE, run: NONE };
+
+/// An index list: `Name(key)` or `Cat(c)` for category bit `c`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum List {
+    Name(u32),
+    Cat(u32),
+}
 
 /// The stack of open elements and its indexes.
 #[derive(Debug, Clone)]
@@ -69,14 +69,17 @@ pub(crate) struct Stack {
     live: usize,
     /// Name keys per namespace: lowercased name → key.
     keys: [HashMap<Box<str>, u32>; 3],
-    /// Per key: the topmost position of an element with that key.
-    name_heads: Vec<u32>,
+    /// Per key: the positions of the elements with that key, in increasing
+    /// order (stale entries included; the last one valid).
+    by_name: Vec<Vec<u32>>,
     /// Per key: the number of open elements with that key.
     key_refs: Vec<u32>,
     /// Keys no longer in use, to be handed out again.
     free_keys: Vec<u32>,
-    /// Per indexed category: the topmost position of an element in it.
-    cat_heads: [u32; cat::INDEXED],
+    /// Per indexed category: the positions of its elements, as `by_name`.
+    by_cat: [Vec<u32>; cat::INDEXED],
+    /// The bytes the index lists hold (their capacities, grown on push).
+    index_bytes: usize,
     pos_of: PosMap,
     /// The entries without holes, made on demand while there are holes.
     view: OnceLock<Vec<OpenElement>>,
@@ -89,10 +92,11 @@ impl Default for Stack {
             slots: Vec::new(),
             live: 0,
             keys: Default::default(),
-            name_heads: vec![NONE; names::COUNT],
+            by_name: vec![Vec::new(); names::COUNT],
             key_refs: vec![0; names::COUNT],
             free_keys: Vec::new(),
-            cat_heads: [NONE; cat::INDEXED],
+            by_cat: Default::default(),
+            index_bytes: 0,
             pos_of: PosMap::default(),
             view: OnceLock::new(),
         }
@@ -117,17 +121,27 @@ fn key(ns: Namespace, name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The index lists an element with category bits `cats` is in: 0 (its name
-/// list), then `1 + c` for each indexed category bit `c`, visiting only the set
-/// bits (most elements are in few categories).
-fn lists(cats: u16) -> impl Iterator<Item = usize> {
-    let indexed = u32::from(cats) & ((1 << cat::INDEXED) - 1);
-    let mut bits = (indexed << 1) | 1;
+/// Drops the entries at the end of `v` whose position holds no member.
+#[inline(always)]
+fn drop_stale(v: &mut Vec<u32>, member: impl Fn(usize) -> bool) {
+    while let Some(&q) = v.last() {
+        if member(q as usize) {
+            return;
+        }
+        tick(1);
+        v.pop();
+    }
+}
+
+/// The indexed category bits of `cats`, as the bit numbers set (most
+/// elements are in one or two).
+fn indexed(cats: u16) -> impl Iterator<Item = u32> {
+    let mut bits = u32::from(cats) & ((1 << cat::INDEXED) - 1);
     std::iter::from_fn(move || {
         (bits != 0).then(|| {
-            let list = bits.trailing_zeros() as usize;
+            let c = bits.trailing_zeros();
             bits &= bits - 1;
-            list
+            c
         })
     })
 }
@@ -219,11 +233,12 @@ impl Stack {
         self.items.len()
     }
 
-    /// The heap bytes of the entries and their index links, by capacity
+    /// The heap bytes of the entries and their indexes, by capacity
     /// (the dominant per-element cost; see [`Shadow::held_bytes`](crate::Shadow::held_bytes)).
     pub(crate) fn held_bytes(&self) -> usize {
         self.items.capacity() * std::mem::size_of::<OpenElement>()
             + self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self.index_bytes
             + self.pos_of.held_bytes()
     }
 
@@ -276,14 +291,57 @@ impl Stack {
         if self.is_hole(q) { (self.slots[q].run as usize).checked_sub(1) } else { Some(q) }
     }
 
-    /// The `list` index list's links of position `p`.
-    fn link(&mut self, p: u32, list: usize) -> &mut Link {
-        &mut self.slots[p as usize].links[list]
+    /// The positions of index list `list`.
+    fn list(&mut self, list: List) -> &mut Vec<u32> {
+        match list {
+            List::Name(k) => &mut self.by_name[k as usize],
+            List::Cat(c) => &mut self.by_cat[c as usize],
+        }
     }
 
-    /// The head (topmost position) of index list `list` of key `key`.
-    fn head(&mut self, list: usize, key: u32) -> &mut u32 {
-        if list == 0 { &mut self.name_heads[key as usize] } else { &mut self.cat_heads[list - 1] }
+    /// Appends position `p` to an index list, counting the capacity it grows by.
+    #[inline(always)]
+    fn append(v: &mut Vec<u32>, p: u32, index_bytes: &mut usize) {
+        if v.len() == v.capacity() {
+            let cap = v.capacity();
+            v.reserve(1);
+            *index_bytes += (v.capacity() - cap) * 4;
+        }
+        v.push(p);
+    }
+
+    /// Whether entry `p` of `list` is valid: `p` holds a member of the list.
+    fn valid(&self, list: List, p: u32) -> bool {
+        match list {
+            List::Name(k) => self.slots.get(p as usize).is_some_and(|s| s.key == k),
+            List::Cat(c) => self.items.get(p as usize).is_some_and(|e| e.cats & (1 << c) != 0),
+        }
+    }
+
+    /// Drops the stale entries at the end of name list `k` (call it once the
+    /// position its element left is a hole or gone), so that its last entry
+    /// is valid again. Amortized O(1): an entry is dropped once. (A hole's
+    /// slot has no key and its placeholder no category: membership alone
+    /// says whether an entry is valid.)
+    #[inline(always)]
+    fn clean_name(&mut self, k: u32) {
+        let slots = &self.slots;
+        drop_stale(&mut self.by_name[k as usize], |q| slots.get(q).is_some_and(|s| s.key == k));
+    }
+
+    /// [`Stack::clean_name`] for the list of category bit `c`.
+    #[inline(always)]
+    fn clean_cat(&mut self, c: u32) {
+        let items = &self.items;
+        drop_stale(&mut self.by_cat[c as usize], |q| items.get(q).is_some_and(|e| e.cats & (1 << c) != 0));
+    }
+
+    /// [`Stack::clean_name`] or [`Stack::clean_cat`].
+    fn clean(&mut self, list: List) {
+        match list {
+            List::Name(k) => self.clean_name(k),
+            List::Cat(c) => self.clean_cat(c),
+        }
     }
 
     /// The name key of `e`, made if new: its known id, else a key past `names::COUNT`.
@@ -303,9 +361,9 @@ impl Stack {
         let key = match self.free_keys.pop() {
             Some(key) => key,
             None => {
-                self.name_heads.push(NONE);
+                self.by_name.push(Vec::new());
                 self.key_refs.push(0);
-                (self.name_heads.len() - 1) as u32
+                (self.by_name.len() - 1) as u32
             }
         };
         self.keys[ns_index(ns)].insert(k.into_owned().into_boxed_str(), key);
@@ -318,16 +376,14 @@ impl Stack {
     fn release(&mut self, key: u32, e: &OpenElement) {
         let refs = &mut self.key_refs[key as usize];
         *refs -= 1;
-        if *refs == 0
-            && key as usize >= names::COUNT
-            && self.name_heads.len() - self.free_keys.len() > names::COUNT + 256
+        if *refs == 0 && key as usize >= names::COUNT && self.by_name.len() - self.free_keys.len() > names::COUNT + 256
         {
             self.keys[ns_index(e.ns)].remove(&*crate::stack::key(e.ns, &e.name));
             self.free_keys.push(key);
         }
     }
 
-    /// Pushes `e` on top, at the head of every index list it is in. Always
+    /// Pushes `e` on top, at the end of every index list it is in. Always
     /// inlined (five callers): the entry moves from its maker to the vector
     /// without a call's copies.
     #[inline(always)]
@@ -337,88 +393,25 @@ impl Stack {
         let p = self.items.len() as u32;
         let key = self.intern(&e);
         self.key_refs[key as usize] += 1;
-        let mut slot = Slot { key, links: [UNLINKED; LISTS], run: NONE };
-        // It tops every list it is in: the name list, then the categories'
-        // lists (list `1 + c` for bit `c`).
-        let prev = std::mem::replace(&mut self.name_heads[key as usize], p);
-        slot.links[0].prev = prev;
-        if prev != NONE {
-            self.link(prev, 0).next = p;
-        }
-        let mut bits = u32::from(e.cats) & ((1 << cat::INDEXED) - 1);
-        while bits != 0 {
-            let c = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let prev = std::mem::replace(&mut self.cat_heads[c], p);
-            slot.links[c + 1].prev = prev;
-            if prev != NONE {
-                self.link(prev, c + 1).next = p;
-            }
+        Stack::append(&mut self.by_name[key as usize], p, &mut self.index_bytes);
+        for c in indexed(e.cats) {
+            Stack::append(&mut self.by_cat[c as usize], p, &mut self.index_bytes);
         }
         self.pos_of.insert(e.id, p);
         self.items.push(e);
-        self.slots.push(slot);
+        self.slots.push(Slot { key, run: NONE });
         self.live += 1;
-    }
-
-    /// Takes position `p` out of every list it is in.
-    #[inline]
-    fn unlink(&mut self, p: usize) {
-        let key = self.slots[p].key;
-        for list in lists(self.items[p].cats) {
-            tick(1);
-            let Link { prev, next } = self.slots[p].links[list];
-            if next == NONE {
-                *self.head(list, key) = prev;
-            } else {
-                self.link(next, list).prev = prev;
-            }
-            if prev != NONE {
-                self.link(prev, list).next = next;
-            }
-        }
-    }
-
-    /// [`Stack::unlink`] for the topmost position, which is the top of every
-    /// list it is in: each list's head moves down to the entry below it.
-    #[inline(always)]
-    fn unlink_top(&mut self, p: usize) {
-        // Links read one at a time (not the slot's whole array copied): `p`
-        // is in the name list and in a few categories' lists at most.
-        let key = self.slots[p].key as usize;
-        // The name list, then the categories' lists (list `1 + c` for bit `c`).
-        tick(1);
-        let Link { prev, next } = self.slots[p].links[0];
-        debug_assert_eq!(next, NONE);
-        self.name_heads[key] = prev;
-        if prev != NONE {
-            self.slots[prev as usize].links[0].next = NONE;
-        }
-        let mut bits = u32::from(self.items[p].cats) & ((1 << cat::INDEXED) - 1);
-        while bits != 0 {
-            tick(1);
-            let c = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let Link { prev, next } = self.slots[p].links[c + 1];
-            debug_assert_eq!(next, NONE);
-            self.cat_heads[c] = prev;
-            if prev != NONE {
-                self.slots[prev as usize].links[c + 1].next = NONE;
-            }
-        }
     }
 
     /// Pops the current node, dropping the run of holes below it. Always
     /// inlined (two callers, `Builder::pop` on every element closed).
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<OpenElement> {
-        let top = self.items.len().checked_sub(1)?;
+        self.items.len().checked_sub(1)?;
         tick(1);
         self.touched();
-        self.unlink_top(top);
         let e = self.items.pop().expect("non-empty");
         let slot = self.slots.pop().expect("non-empty");
-        self.release(slot.key, &e);
         self.pos_of.remove(&e.id);
         self.live -= 1;
         // The current node stays at the top: drop the run of holes below it.
@@ -430,23 +423,34 @@ impl Stack {
             self.items.truncate(start);
             self.slots.truncate(start);
         }
+        // It was the last entry of each list it is in: those entries go,
+        // with the stale ones under them.
+        self.clean_name(slot.key);
+        for c in indexed(e.cats) {
+            self.clean_cat(c);
+        }
+        self.release(slot.key, &e);
         Some(e)
     }
 
-    /// Removes the element at position `i`, leaving a hole (O(1)).
+    /// Removes the element at position `i`, leaving a hole (O(1), amortized:
+    /// its entries stay behind, stale, unless they were last).
     pub(crate) fn remove_at(&mut self, i: usize) -> OpenElement {
         if i + 1 == self.items.len() {
             return self.pop().expect("non-empty");
         }
         tick(1);
         self.touched();
-        self.unlink(i);
         let e = std::mem::replace(&mut self.items[i], OpenElement::hole());
         let key = std::mem::replace(&mut self.slots[i], HOLE_SLOT).key;
-        self.release(key, &e);
         self.pos_of.remove(&e.id);
         self.live -= 1;
         self.join_holes(i, i);
+        self.clean_name(key);
+        for c in indexed(e.cats) {
+            self.clean_cat(c);
+        }
+        self.release(key, &e);
         e
     }
 
@@ -462,13 +466,16 @@ impl Stack {
     /// the adoption agency's rewrite of the segment from the formatting
     /// element to the furthest block. `new` must not be longer than the
     /// elements it replaces, and each index list an entry of `new` is in must
-    /// hold one of the replaced elements (true for the adoption agency: the
-    /// clones have the names of the elements they replace, and removed
-    /// elements are just left out). The freed positions become holes at the
-    /// bottom of the segment; positions above `hi` do not move.
+    /// hold at least as many of the replaced elements (true for the adoption
+    /// agency: the clones have the names of the elements they replace, and
+    /// removed elements are just left out). The new entries take the top of
+    /// the segment and the freed positions become holes at its bottom;
+    /// positions above `hi` do not move.
     ///
     /// # Complexity
-    /// O(elements in the segment + runs of holes in it), times the lists they are in.
+    /// O(elements in the segment + runs of holes in it), times the lists they
+    /// are in, times `new.len()` (at most five: three clones, the furthest
+    /// block, the new formatting element), plus a binary search per list.
     pub(crate) fn rewrite_segment(&mut self, lo: usize, hi: usize, new: Vec<OpenElement>) {
         self.touched();
         let mut old = Vec::new();
@@ -478,79 +485,71 @@ impl Stack {
             p = self.above(p);
         }
         assert!(!new.is_empty() && new.len() <= old.len(), "a segment rewrite keeps or frees positions");
-        // Each list's entries in the segment are consecutive in that list:
-        // note the neighbours just outside (`lows`: below, `highs`: above).
-        // A list is `(list, key)` for name lists, `(list, 0)` for categories.
-        let mut lows: Vec<((usize, u32), u32)> = Vec::new();
-        let mut highs: Vec<((usize, u32), u32)> = Vec::new();
-        for &p in &old {
-            let key = self.slots[p].key;
-            for list in lists(self.items[p].cats) {
-                tick(1);
-                let id = (list, if list == 0 { key } else { 0 });
-                let Link { prev, next } = self.slots[p].links[list];
-                if prev == NONE || (prev as usize) < lo {
-                    lows.push((id, prev));
-                }
-                if next == NONE || next as usize > hi {
-                    highs.push((id, next));
-                }
-            }
-        }
-        lows.sort_unstable();
-        highs.sort_unstable();
-        debug_assert_eq!(lows.len(), highs.len());
-        // The elements leave their positions (their keys are released once
-        // the new entries hold theirs, so that the keys noted stay valid).
+        // The lists the elements of the segment are in: their entries in
+        // the segment are rewritten below.
+        let mut lists = Vec::with_capacity(2 * old.len());
         let mut left = Vec::with_capacity(old.len());
         for &p in &old {
             tick(1);
             let e = std::mem::replace(&mut self.items[p], OpenElement::hole());
             let key = std::mem::replace(&mut self.slots[p], HOLE_SLOT).key;
+            lists.push(List::Name(key));
+            lists.extend(indexed(e.cats).map(List::Cat));
             self.pos_of.remove(&e.id);
             left.push((key, e));
         }
         self.live -= old.len();
-        // The new entries take the top of the segment, linked in order
-        // between the neighbours noted above.
         let first = hi + 1 - new.len();
-        let mut tails: Vec<u32> = lows.iter().map(|&(_, below)| below).collect();
         for (j, e) in new.into_iter().enumerate() {
             tick(1);
-            let p = (first + j) as u32;
+            let p = first + j;
             let key = self.intern(&e);
             self.key_refs[key as usize] += 1;
-            self.slots[p as usize] = Slot { key, links: [UNLINKED; LISTS], run: NONE };
-            for list in lists(e.cats) {
-                let id = (list, if list == 0 { key } else { 0 });
-                let k = lows.binary_search_by_key(&id, |&(id, _)| id).expect("a segment rewrite adds no index list");
-                let prev = std::mem::replace(&mut tails[k], p);
-                self.link(p, list).prev = prev;
-                if prev != NONE {
-                    self.link(prev, list).next = p;
-                }
-            }
-            self.pos_of.insert(e.id, p);
-            self.items[p as usize] = e;
+            self.slots[p] = Slot { key, run: NONE };
+            self.pos_of.insert(e.id, p as u32);
+            self.items[p] = e;
             self.live += 1;
-        }
-        for (k, &((list, key), above)) in highs.iter().enumerate() {
-            let tail = tails[k];
-            if tail != NONE {
-                self.link(tail, list).next = above;
-            }
-            if above == NONE {
-                *self.head(list, key) = tail;
-            } else {
-                self.link(above, list).prev = tail;
-            }
-        }
-        for (key, e) in left {
-            self.release(key, &e);
         }
         if first > lo {
             self.join_holes(lo, first - 1);
         }
+        lists.sort_unstable();
+        lists.dedup();
+        for list in lists {
+            self.rewrite_entries(list, lo, first, hi);
+        }
+        // Keys are released once the lists no longer need them.
+        for (key, e) in left {
+            self.release(key, &e);
+        }
+    }
+
+    /// [`Stack::rewrite_segment`]'s update of one list: its entries in
+    /// `lo..=hi` (consecutive, the list being in order) end with the
+    /// positions of its members among the new entries `first..=hi`; the
+    /// entries below those that point at `first..=hi` are moved down to the
+    /// hole `first - 1` (or, with no hole, to the first new member: a valid
+    /// duplicate), so the list stays in order; then the end is cleaned.
+    fn rewrite_entries(&mut self, list: List, lo: usize, first: usize, hi: usize) {
+        let members: Vec<u32> = (first..=hi).map(|p| p as u32).filter(|&p| self.valid(list, p)).collect();
+        let v = self.list(list);
+        let a = v.partition_point(|&q| (q as usize) < lo);
+        let b = v.partition_point(|&q| q as usize <= hi);
+        let k = members.len();
+        assert!(b - a >= k, "a segment rewrite adds no entry to an index list");
+        tick(1 + k);
+        v[b - k..b].copy_from_slice(&members);
+        if let Some(&lowest) = members.first() {
+            let filler = if first > lo { (first - 1) as u32 } else { lowest };
+            for q in v[a..b - k].iter_mut().rev() {
+                if (*q as usize) < first {
+                    break;
+                }
+                tick(1);
+                *q = filler;
+            }
+        }
+        self.clean(list);
     }
 
     /// Rebuilds the stack without holes when they outnumber the elements
@@ -591,8 +590,7 @@ impl Stack {
 
     /// Position of the topmost open element with known id `key`.
     pub(crate) fn topmost_known(&self, key: u32) -> Option<usize> {
-        let head = self.name_heads[key as usize];
-        (head != NONE).then_some(head as usize)
+        self.by_name[key as usize].last().map(|&p| p as usize)
     }
 
     /// Position of the topmost HTML element with one of `names`.
@@ -602,8 +600,7 @@ impl Stack {
 
     /// Position of the topmost element with category bit `c` (an indexed one).
     pub(crate) fn topmost_cat(&self, c: u16) -> Option<usize> {
-        let head = self.cat_heads[c.trailing_zeros() as usize];
-        (head != NONE).then_some(head as usize)
+        self.by_cat[c.trailing_zeros() as usize].last().map(|&p| p as usize)
     }
 
     /// Whether an element at position `t` is in the scope whose boundary category is `scope`:
@@ -665,26 +662,22 @@ impl Stack {
                 ));
             }
         }
-        // Every list, walked from its head down, is exactly its members, top first, doubly linked.
-        let check_list = |list: usize, head: u32, member: &dyn Fn(&OpenElement) -> bool| -> Result<(), String> {
-            let expected: Vec<u32> =
-                live.iter().rev().filter(|&&i| member(&self.items[i])).map(|&i| i as u32).collect();
-            let mut got = Vec::new();
-            let mut p = head;
-            let mut above = NONE;
-            while p != NONE {
-                if self.slots[p as usize].links[list].next != above {
-                    return Err(format!("list {list}: {p}.next != {above}"));
-                }
-                got.push(p);
-                above = p;
-                p = self.slots[p as usize].links[list].prev;
-                if got.len() > n {
-                    return Err(format!("list {list}: cycle"));
-                }
+        // Every list is in order, ends with a valid entry, and its valid
+        // entries are exactly its members.
+        let check_list = |name: String, v: &[u32], list: List| -> Result<(), String> {
+            if v.windows(2).any(|w| w[0] > w[1]) {
+                return Err(format!("{name}: out of order: {v:?}"));
             }
+            if let Some(&last) = v.last()
+                && !self.valid(list, last)
+            {
+                return Err(format!("{name}: last entry {last} is stale"));
+            }
+            let mut got: Vec<u32> = v.iter().copied().filter(|&q| self.valid(list, q)).collect();
+            got.dedup();
+            let expected: Vec<u32> = live.iter().map(|&i| i as u32).filter(|&i| self.valid(list, i)).collect();
             if got != expected {
-                return Err(format!("list {list}: {got:?} != {expected:?}"));
+                return Err(format!("{name}: {got:?} != {expected:?}"));
             }
             Ok(())
         };
@@ -693,30 +686,20 @@ impl Stack {
             let k = key(e.ns, &e.name);
             names::known_lowercase(e.ns, &k).or_else(|| self.keys[ns_index(e.ns)].get(&*k).copied())
         };
-        let mut used: Vec<u32> = live.iter().filter_map(|&i| key_of(&self.items[i])).collect();
-        used.sort_unstable();
-        used.dedup();
-        for k in 0..self.name_heads.len() as u32 {
-            if used.binary_search(&k).is_err() {
-                if self.name_heads[k as usize] != NONE || self.key_refs[k as usize] != 0 {
-                    return Err(format!("key {k}: no element, but a head or references"));
-                }
-                continue;
-            }
-            let member = |e: &OpenElement| key_of(e) == Some(k);
-            check_list(0, self.name_heads[k as usize], &member)?;
-            let refs = live.iter().filter(|&&i| member(&self.items[i])).count();
-            if refs != self.key_refs[k as usize] as usize {
-                return Err(format!("key {k}: {} refs, {refs} elements", self.key_refs[k as usize]));
-            }
-        }
         for &i in &live {
             if key_of(&self.items[i]) != Some(self.slots[i].key) {
                 return Err(format!("{i}: wrong key"));
             }
         }
+        for k in 0..self.by_name.len() as u32 {
+            let refs = live.iter().filter(|&&i| self.slots[i].key == k).count();
+            if refs != self.key_refs[k as usize] as usize {
+                return Err(format!("key {k}: {} refs, {refs} elements", self.key_refs[k as usize]));
+            }
+            check_list(format!("key {k}"), &self.by_name[k as usize], List::Name(k))?;
+        }
         for c in 0..cat::INDEXED {
-            check_list(c + 1, self.cat_heads[c], &|e: &OpenElement| e.cats & (1 << c) != 0)?;
+            check_list(format!("category {c}"), &self.by_cat[c], List::Cat(c as u32))?;
         }
         if self.pos_of.len() != live.len()
             || live.iter().any(|&i| self.pos_of.get(&self.items[i].id) != Some(&(i as u32)))

@@ -40,7 +40,7 @@ async fn through(layer: HtmlRewriteLayer<Factory>, page: Bytes) -> Bytes {
 #[tokio::test]
 async fn default_memory_limit_passes_the_rest_through() {
     assert_eq!(DEFAULT_MEMORY_LIMIT, 64 << 20);
-    let page = Bytes::from("<div>".repeat(400_000) + "<p>end");
+    let page = Bytes::from("<div>".repeat(1_000_000) + "<p>end");
     let f: Factory = factory;
     let layer = HtmlRewriteLayer::new(f);
     let stats = layer.stats();
