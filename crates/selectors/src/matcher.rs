@@ -963,8 +963,9 @@ impl Matcher {
         // descendants or children, the element matches nothing and leaves
         // nothing; a program with sparse records then keeps no record for it
         // (what the general path decides), and its parent's sibling cursor,
-        // which such a program never reads, need not advance. Tables and
-        // `head` keep records, and foster parenting takes the general path.
+        // which such a program never reads, need not advance. `head` and a
+        // table whose parent has a record keep records, and foster
+        // parenting takes the general path.
         // A flat program (every selector one compound, no child counts)
         // keeps no records at all: the element alone decides.
         // The same holds of an element that start states may match: only
@@ -972,8 +973,10 @@ impl Matcher {
         let alone = p.flat
             || p.sparse_records
                 && before.is_none()
-                && self.records.get(parent).is_none_or(|r| r.desc.is_none() && r.child.is_none())
-                && !(is_html && el.name == "table")
+                && match self.records.get(parent) {
+                    None => true,
+                    Some(r) => r.desc.is_none() && r.child.is_none() && !(is_html && el.name == "table"),
+                }
                 && self.head != Some(el.id);
         match (alone, may_start) {
             (true, false) => {}
@@ -1079,7 +1082,11 @@ impl Matcher {
         let quirks = *self.quirks.get_or_insert(true);
         let is_html = el.ns == Namespace::Html;
         let parent_rec = if p.flat { None } else { self.records.get(parent) };
-        let is_table = !p.flat && is_html && el.name == "table";
+        // A table keeps its record while its parent has one: foster
+        // parenting may insert into the parent after the parent closed (the
+        // adoption agency or `</form>` removed it from the stack), and the
+        // table's record keeps the parent's alive until then.
+        let table_keeps = !p.flat && is_html && el.name == "table" && parent_rec.is_some();
         let parent_rec = parent_rec.unwrap_or(&self.empty);
         let cursor = if p.flat { &parent_rec.siblings } else { cursor_in(&self.records, parent_rec, before) };
         let mut gather = Gather { first: &[], runs: 0, buf: &mut self.candidates };
@@ -1121,14 +1128,14 @@ impl Matcher {
         // An element that leaves no state for its descendants or children,
         // where parents keep no sibling cursor, needs no record: its
         // children find none and use the empty one, which is what it would
-        // hold. Tables (foster parenting) and `head` keep theirs, unless the
-        // program is flat.
+        // hold. `head` keeps its record, and so does a table whose parent
+        // has one (foster parenting), unless the program is flat.
         if p.flat
             || p.sparse_records
                 && !parent_has_desc
                 && self.out_desc.is_empty()
                 && self.out_child.is_empty()
-                && !is_table
+                && !table_keeps
                 && self.head != Some(el.id)
         {
             return;
