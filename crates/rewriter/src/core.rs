@@ -33,8 +33,11 @@ use crate::{Comment, Doctype, DocumentEnd, Element, ElementEnd, ProcessingInstru
 /// The handler groups of one program rule, in registration order.
 pub(crate) type RuleGroups = SmallVec<[u32; 1]>;
 
-/// Output is handed to the sink when this much is staged.
-const FLUSH_AT: usize = 64 * 1024;
+/// Output is handed to the sink when this much is staged (after the token
+/// that filled it): the staged output, and so the heap a large chunk costs,
+/// stays about this size plus one token's output (issue 16: at 64 KiB it was
+/// the largest allocation with 64 KiB chunks). 8 KiB, `BufWriter`'s default.
+const FLUSH_AT: usize = 8 * 1024;
 
 /// One recorded shadow event the rewriter cares about.
 #[derive(Debug)]

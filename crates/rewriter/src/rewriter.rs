@@ -8,7 +8,7 @@ use htrewrite_shadow::{INSERTED_ONCE, Shadow, ShadowOptions};
 use htrewrite_tokenizer::Tokenizer;
 
 use crate::core::{Core, Feed, RuleGroups};
-use crate::encoding::{Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
+use crate::encoding::{PRESCAN_LIMIT, Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
 use crate::error::RewritingError;
 use crate::settings::{EncodingChoice, HandlerKind, Local, OnError, Settings, compile};
 use crate::sink::{IoSink, OutputSink};
@@ -252,17 +252,33 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             Run::Failed => return Err(RewritingError::Poisoned),
             Run::PassThrough | Run::Copy => return self.out.sink.write(chunk).map_err(RewritingError::Output),
             Run::Sniffing => {
-                self.held.extend_from_slice(chunk);
+                // Sniffing reads at most PRESCAN_LIMIT bytes, and only those
+                // are copied to decide; then the bytes held from earlier
+                // chunks are fed, and this chunk whole, from where it is (a
+                // token it holds entirely is never carried over).
+                let earlier = self.held.len();
+                let take = chunk.len().min(PRESCAN_LIMIT.saturating_sub(earlier));
+                self.held.extend_from_slice(&chunk[..take]);
+                let before = self.held.len();
                 if !self.decide_encoding(false)? {
                     return self.check_memory();
                 }
-                if self.run == Run::Running {
-                    let held = std::mem::take(&mut self.held);
-                    if self.core.settled {
-                        return self.copy_from_start(held);
-                    }
+                if self.run != Run::Running {
+                    // Passing through (an encoding it cannot rewrite): what
+                    // was held went out already.
+                    return self.write(&chunk[take..]);
+                }
+                // The byte order mark left the held bytes (and went out).
+                let bom = before - self.held.len();
+                self.held.truncate(earlier.saturating_sub(bom));
+                let held = std::mem::take(&mut self.held);
+                let chunk = &chunk[bom.saturating_sub(earlier)..];
+                if self.core.settled {
+                    self.copy_from_start(held)?;
+                } else if !held.is_empty() {
                     self.feed(&held)?;
                 }
+                return self.write(chunk);
             }
             Run::Running => self.feed(chunk)?,
         }
