@@ -22,7 +22,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
-pub mod rules;
+/// The rules model: [`htrewrite_rules`], re-exported under its old path.
+pub use htrewrite_rules as rules;
 
 /// Parses a size: bytes, or a number with K, M, G (powers of 1024; `KB`, `KiB`… accepted), as
 /// `--memory-limit` takes it (also used by the reverse-proxy example).

@@ -1,6 +1,28 @@
+//! # htrewrite-rules
+//!
 //! Rules: what to do to which elements, from a TOML file or from
 //! command-line flags, compiled once and turned into [`Settings`] for each
-//! document.
+//! document. One model for every front end: the `htrewrite` command
+//! (`--rules`, and its action flags; re-exported there as
+//! `htrewrite_cli::rules`) and servers built on htrewrite (the
+//! reverse-proxy example). It depends only on `htrewrite`, `htrewrite-selectors`, `toml`
+//! and `serde`, so it builds wherever the core does (`wasm32-wasip1`
+//! included).
+//!
+//! ```
+//! use htrewrite_rules::RuleSet;
+//! let rules = RuleSet::from_toml_str(r#"
+//! version = 1
+//! [[rule]]
+//! selector = "img"
+//! action = "set-attr"
+//! name = "loading"
+//! value = "lazy"
+//! "#)?;
+//! let out = htrewrite::rewrite_str("<img src=a>", rules.settings())?;
+//! assert_eq!(out, r#"<img src=a loading="lazy">"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # The rules file (version 1)
 //! ```toml
@@ -37,6 +59,8 @@
 //! by a later one (a later `set-attr` of the same attribute wins).
 //! Attribute and rename actions skip elements the parser made without a
 //! start tag (an implied `<body>` has no tag to edit).
+
+#![forbid(unsafe_code)]
 
 use std::error::Error;
 use std::fmt;
@@ -130,7 +154,7 @@ impl Action {
     ///
     /// # Example
     /// ```
-    /// use htrewrite_cli::rules::Action;
+    /// use htrewrite_rules::Action;
     /// let a = Action::from_parts("rename", None, Some("section"))?;
     /// assert_eq!(a, Action::Rename { tag: "section".into() });
     /// assert!(Action::from_parts("rename", None, None).is_err());
@@ -378,7 +402,7 @@ impl Error for RulesError {
 ///
 /// # Example
 /// ```
-/// use htrewrite_cli::rules::{MatchCounts, RuleSet};
+/// use htrewrite_rules::{MatchCounts, RuleSet};
 /// let rules = RuleSet::from_toml_str("version = 1\n[[rule]]\nselector = \"p\"\naction = \"remove\"\n")?;
 /// let counts = MatchCounts::new(rules.rules().len());
 /// htrewrite::rewrite_str("<p>a<p>b", rules.settings_counting(&counts))?;
@@ -407,7 +431,7 @@ impl MatchCounts {
     ///
     /// # Example
     /// ```
-    /// use htrewrite_cli::rules::{MatchCounts, RuleSet};
+    /// use htrewrite_rules::{MatchCounts, RuleSet};
     /// let rules = RuleSet::from_toml_str(
     ///     "version = 1\n[[rule]]\nselector = \"body\"\naction = \"set-attr\"\nname = \"class\"\nvalue = \"b\"\n",
     /// )?;
@@ -479,7 +503,7 @@ fn line_column(text: &str, at: usize) -> Origin {
 ///
 /// # Example
 /// ```
-/// use htrewrite_cli::rules::declare_prefixes;
+/// use htrewrite_rules::declare_prefixes;
 /// let svg = [("s".to_owned(), "http://www.w3.org/2000/svg".to_owned())];
 /// assert_eq!(declare_prefixes("s|rect > a", &svg).unwrap(), "svg|rect > a");
 /// assert_eq!(declare_prefixes("p.x", &[]).unwrap(), "p.x");
@@ -592,7 +616,7 @@ impl RuleSet {
     ///
     /// # Example
     /// ```
-    /// use htrewrite_cli::rules::{RuleSet, RulesErrorKind};
+    /// use htrewrite_rules::{RuleSet, RulesErrorKind};
     /// let err = RuleSet::from_toml_str("version = 1\n\n[[rule]]\nselector = \"p[\"\naction = \"remove\"\n").unwrap_err();
     /// assert_eq!(err.kind(), RulesErrorKind::Selector);
     /// assert_eq!(err.line(), Some(4));
@@ -656,7 +680,7 @@ impl RuleSet {
     ///
     /// # Example
     /// ```
-    /// use htrewrite_cli::rules::RuleSet;
+    /// use htrewrite_rules::RuleSet;
     /// let set = RuleSet::from_toml_str("version = 1\n[[rule]]\nselector = \"p\"\naction = \"remove\"\n").unwrap();
     /// let set = set.in_file("site.toml");
     /// assert_eq!(set.rules()[0].origin.to_string(), "site.toml, line 3, column 12");
