@@ -49,8 +49,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use htrewrite::{ContentType, Selectors, Sendable, Settings};
-use htrewrite_cli::rules::RuleSet;
+use htrewrite::{Selectors, Sendable, Settings};
+use htrewrite_cli::rules::{Origin, Rule, RuleSet};
 use htrewrite_tower::{ErrorPolicy, HtmlRewriteLayer, Stats};
 use http::header::{HOST, HeaderName, HeaderValue, IF_RANGE, LOCATION, RANGE};
 use http::{HeaderMap, Request, Response, StatusCode, Uri, request, response};
@@ -182,25 +182,35 @@ fn link_selector(attr: &str, upstream_origin: &str) -> String {
     format!("[{attr}^='{upstream_origin}' i]")
 }
 
-/// The settings for one page: the rules, the head injection, and absolute
-/// links to the upstream rewritten to the proxy's host; their selectors are
+/// The rules a page gets: the rule set, then the head injection as one more rule
+/// ([`Rule::inject_head`], the rules file's `inject-head`); `None` for neither.
+fn page_rules(rules: &Rules) -> Option<Arc<RuleSet>> {
+    let Some(html) = &rules.inject_head else { return rules.rule_set.clone() };
+    let mut list = rules.rule_set.as_ref().map(|set| set.rules().to_vec()).unwrap_or_default();
+    list.push(Rule::inject_head(html, Origin::Flag { flag: "--inject-head".into(), index: list.len() }));
+    match RuleSet::new(list) {
+        Ok(set) => Some(Arc::new(set)),
+        // Not reached: the rules compiled before, and `head` is a valid selector.
+        Err(error) => {
+            tracing::error!(%error, "the head injection cannot join the rules; the rules alone apply");
+            rules.rule_set.clone()
+        }
+    }
+}
+
+/// The settings for one page: the rules with the head injection ([`page_rules`]), and
+/// absolute links to the upstream rewritten to the proxy's host; their selectors are
 /// `compiled` (see [`compile`]), so a request compiles nothing.
 fn settings(
-    rules: &Rules,
+    rules: Option<&RuleSet>,
     upstream_origin: &str,
     proxy_origin: Option<String>,
     compiled: Option<&Selectors>,
 ) -> Settings<'static, Sendable> {
-    let mut settings = match &rules.rule_set {
+    let mut settings = match rules {
         Some(set) => set.settings(),
         None => Settings::new_send(),
     };
-    if let Some(html) = rules.inject_head.clone() {
-        settings = settings.element("head", move |el| {
-            el.append(&html, ContentType::Html)?;
-            Ok(())
-        });
-    }
     if let Some(proxy_origin) = proxy_origin {
         for attr in LINK_ATTRIBUTES {
             let from = upstream_origin.to_string();
@@ -226,13 +236,10 @@ fn settings(
 }
 
 /// Every selector [`settings`] registers, compiled once at start-up: the rule set's (with
-/// their registration keys), `head`, and the link selectors. `None` if they do not compile
-/// (then each request compiles, and fails, as before).
-fn compile(rules: &Rules, upstream_origin: &str, rewrite_links: bool) -> Option<Selectors> {
-    let mut list: Vec<String> = rules.rule_set.as_ref().map(|s| s.selectors().as_slice().to_vec()).unwrap_or_default();
-    if rules.inject_head.is_some() {
-        list.push("head".into());
-    }
+/// their registration keys, `head` of the injection included) and the link selectors. `None`
+/// if they do not compile (then each request compiles, and fails, as before).
+fn compile(rules: Option<&RuleSet>, upstream_origin: &str, rewrite_links: bool) -> Option<Selectors> {
+    let mut list: Vec<String> = rules.map(|s| s.selectors().as_slice().to_vec()).unwrap_or_default();
     if rewrite_links {
         list.extend(LINK_ATTRIBUTES.iter().map(|attr| link_selector(attr, upstream_origin)));
     }
@@ -245,8 +252,9 @@ fn factory(
     upstream_origin: String,
     public_origin: Option<String>,
 ) -> impl Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>> + Send + Sync + Clone + 'static {
-    let compiled = compile(&rules, &upstream_origin, public_origin.is_some());
-    move |_, _| Some(settings(&rules, &upstream_origin, public_origin.clone(), compiled.as_ref()))
+    let rules = page_rules(&rules);
+    let compiled = compile(rules.as_deref(), &upstream_origin, public_origin.is_some());
+    move |_, _| Some(settings(rules.as_deref(), &upstream_origin, public_origin.clone(), compiled.as_ref()))
 }
 
 /// A plain-text error response from the proxy itself (502, 504).

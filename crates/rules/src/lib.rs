@@ -27,6 +27,7 @@
 //! # The rules file (version 1)
 //! ```toml
 //! version = 1                       # required
+//! inject-head = "<script src=/x.js></script>"  # optional: HTML appended at the end of <head>
 //!
 //! [namespaces]                      # optional: prefixes for type selectors,
 //! s = "http://www.w3.org/2000/svg"  # as CSS's @namespace (`s|rect`)
@@ -57,6 +58,10 @@
 //!
 //! Rules apply in file order: on one element, an earlier rule's edit is seen
 //! by a later one (a later `set-attr` of the same attribute wins).
+//! `inject-head` (a top-level key, so written before the first table) is
+//! one more rule after all of them, [`Rule::inject_head`]: an `append` of its
+//! HTML on `head`, the CDN's "add a script to every page" (the
+//! reverse-proxy example's `--inject-head` is the same rule).
 //! Attribute and rename actions skip elements the parser made without a
 //! start tag (an implied `<body>` has no tag to edit).
 
@@ -322,6 +327,26 @@ pub struct Rule {
     pub origin: Origin,
 }
 
+impl Rule {
+    /// The head injection: `html` appended at the end of `<head>` (an `append` rule on
+    /// `head`), as a rules file's `inject-head` key and the reverse proxy's `--inject-head` give
+    /// it. The `head` element exists in every document (the parser implies it), so the HTML is
+    /// inserted once per page, before `</head>` or where the parser ends the head.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_rules::{Origin, Rule, RuleSet};
+    /// let set = RuleSet::new(vec![Rule::inject_head("<script src=/x.js></script>", Origin::Code)])?;
+    /// let out = htrewrite::rewrite_str("<title>t</title><p>x", set.settings())?;
+    /// assert_eq!(out, "<title>t</title><script src=/x.js></script><p>x");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn inject_head(html: &str, origin: Origin) -> Rule {
+        let action = Action::Append(Content { value: html.to_owned(), ty: ContentType::Html });
+        Rule { selector: "head".to_owned(), action, origin }
+    }
+}
+
 /// The kind of a [`RulesError`], to match on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -469,6 +494,9 @@ pub struct RuleSet {
 #[serde(deny_unknown_fields)]
 struct RawFile {
     version: Option<Spanned<i64>>,
+    /// HTML appended at the end of `<head>`, after every rule ([`Rule::inject_head`]).
+    #[serde(rename = "inject-head")]
+    inject_head: Option<Spanned<String>>,
     /// Namespace prefixes the selectors use (`s = "http://www.w3.org/2000/svg"`).
     #[serde(default)]
     namespaces: std::collections::BTreeMap<String, String>,
@@ -671,6 +699,9 @@ impl RuleSet {
             let selector = declare_prefixes(r.selector.get_ref(), &namespaces)
                 .map_err(|m| RulesError::new(RulesErrorKind::Selector, m, Some(origin.clone())))?;
             rules.push(Rule { selector, action, origin });
+        }
+        if let Some(html) = &raw.inject_head {
+            rules.push(Rule::inject_head(html.get_ref(), at(html.span())));
         }
         RuleSet::new(rules)
     }
@@ -904,6 +935,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!(run(&set, "<p>x</p>"), "<p a=\"b\">xu</p>");
+    }
+
+    #[test]
+    fn inject_head_is_an_append_on_head_after_every_rule() {
+        let set = RuleSet::from_toml_str(
+            "version = 1\ninject-head = \"<script src=/x.js></script>\"\n\
+             [[rule]]\nselector = \"head\"\naction = \"append\"\nvalue = \"<meta name=a>\"\n",
+        )
+        .unwrap();
+        assert_eq!(set.rules().len(), 2);
+        assert_eq!(set.rules()[1].origin, Origin::File { file: None, line: 2, column: 15 });
+        let out = run(&set, "<html><head><title>t</title></head><body>b");
+        assert_eq!(out, "<html><head><title>t</title><meta name=a><script src=/x.js></script></head><body>b");
+        // Implied head: inserted where the parser ends it.
+        assert_eq!(run(&set, "<p>x"), "<meta name=a><script src=/x.js></script><p>x");
+        let e = RuleSet::from_toml_str("version = 1\ninject-head = 3\n").unwrap_err();
+        assert_eq!((e.kind(), e.line()), (RulesErrorKind::Syntax, Some(2)));
     }
 
     #[test]
