@@ -7,16 +7,13 @@ use std::task::{Context, Poll, ready};
 
 use htrewrite::{OnError, Rewriter, Sendable, Settings};
 use htrewrite_tokio::BytesSink;
-use http::header::{ACCEPT_RANGES, CONTENT_LENGTH, ETAG, HeaderMap, HeaderValue};
 use http::{Method, Response, request, response};
 use http_body::Body;
 use pin_project_lite::pin_project;
 
 use crate::body::HtmlRewriteBody;
-use crate::layer::{Config, ErrorPolicy, EtagPolicy};
-
-/// Headers that digest the exact bytes of the representation.
-const DIGEST_HEADERS: [&str; 4] = ["digest", "content-digest", "repr-digest", "content-md5"];
+use crate::layer::{Config, ErrorPolicy};
+use crate::predicate::fix_headers;
 
 pin_project! {
     /// The future of [`HtmlRewrite`](crate::HtmlRewrite).
@@ -109,36 +106,6 @@ where
         Err(error) => {
             tracing::warn!(uri = %request.uri, %error, "htrewrite: settings rejected, response left alone");
             None
-        }
-    }
-}
-
-/// Drops or weakens the headers that describe the exact bytes.
-fn fix_headers(headers: &mut HeaderMap, etag: EtagPolicy) {
-    headers.remove(CONTENT_LENGTH);
-    headers.remove(ACCEPT_RANGES);
-    for name in DIGEST_HEADERS {
-        headers.remove(name);
-    }
-    match etag {
-        EtagPolicy::Drop => {
-            headers.remove(ETAG);
-        }
-        EtagPolicy::Weaken => {
-            if let Some(value) = headers.get(ETAG)
-                && !value.as_bytes().starts_with(b"W/")
-            {
-                let mut weak = b"W/".to_vec();
-                weak.extend_from_slice(value.as_bytes());
-                match HeaderValue::from_bytes(&weak) {
-                    Ok(weak) => {
-                        headers.insert(ETAG, weak);
-                    }
-                    Err(_) => {
-                        headers.remove(ETAG);
-                    }
-                }
-            }
         }
     }
 }

@@ -122,5 +122,5 @@ pub use body::HtmlRewriteBody;
 pub use error::{Error, ErrorKind};
 pub use future::ResponseFuture;
 pub use layer::{DEFAULT_MEMORY_LIMIT, ErrorPolicy, EtagPolicy, HtmlRewriteLayer, Stats};
-pub use predicate::{Predicate, Skip};
+pub use predicate::{Predicate, Skip, fix_headers};
 pub use service::HtmlRewrite;

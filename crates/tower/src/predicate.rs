@@ -1,7 +1,16 @@
-//! [`Predicate`]: whether a response may be rewritten, and its charset.
+//! [`Predicate`]: whether a response may be rewritten, and its charset; [`fix_headers`]: the
+//! headers of a rewritten one.
 
-use http::header::{CACHE_CONTROL, CONTENT_ENCODING, CONTENT_RANGE, CONTENT_TYPE};
+use http::header::{
+    ACCEPT_RANGES, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE, ETAG, HeaderMap,
+    HeaderValue,
+};
 use http::{Method, StatusCode, response};
+
+use crate::layer::EtagPolicy;
+
+/// Headers that digest the exact bytes of the representation.
+const DIGEST_HEADERS: [&str; 4] = ["digest", "content-digest", "repr-digest", "content-md5"];
 
 /// Decides whether a response is safe to rewrite.
 ///
@@ -83,5 +92,53 @@ impl Predicate {
             name.trim().eq_ignore_ascii_case("charset").then(|| value.trim().trim_matches('"').to_string())
         });
         Ok(charset.filter(|c| !c.is_empty()))
+    }
+}
+
+/// Drops or weakens the headers that describe the exact bytes, as the layer does to every
+/// response it rewrites (and to a `HEAD` whose `GET` it would rewrite): `Content-Length`,
+/// `Accept-Ranges` and the digest headers (`Digest`, `Content-Digest`, `Repr-Digest`,
+/// `Content-MD5`) go; a strong `ETag` becomes weak, or goes, as `etag` says. Public so that
+/// other hosts of the rewriter (the proxy-wasm filter) treat headers the same way.
+///
+/// # Example
+/// ```
+/// use htrewrite_tower::{EtagPolicy, fix_headers};
+/// let mut headers = http::HeaderMap::new();
+/// headers.insert("content-length", "42".parse()?);
+/// headers.insert("etag", "\"v1\"".parse()?);
+/// headers.insert("content-type", "text/html".parse()?);
+/// fix_headers(&mut headers, EtagPolicy::Weaken);
+/// assert_eq!(headers.get("content-length"), None);
+/// assert_eq!(headers["etag"], "W/\"v1\"");
+/// assert_eq!(headers["content-type"], "text/html");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn fix_headers(headers: &mut HeaderMap, etag: EtagPolicy) {
+    headers.remove(CONTENT_LENGTH);
+    headers.remove(ACCEPT_RANGES);
+    for name in DIGEST_HEADERS {
+        headers.remove(name);
+    }
+    match etag {
+        EtagPolicy::Drop => {
+            headers.remove(ETAG);
+        }
+        EtagPolicy::Weaken => {
+            if let Some(value) = headers.get(ETAG)
+                && !value.as_bytes().starts_with(b"W/")
+            {
+                let mut weak = b"W/".to_vec();
+                weak.extend_from_slice(value.as_bytes());
+                match HeaderValue::from_bytes(&weak) {
+                    Ok(weak) => {
+                        headers.insert(ETAG, weak);
+                    }
+                    Err(_) => {
+                        headers.remove(ETAG);
+                    }
+                }
+            }
+        }
     }
 }
