@@ -5,7 +5,7 @@
 //! document. One model for every front end: the `htrewrite` command
 //! (`--rules`, and its action flags; re-exported there as
 //! `htrewrite_cli::rules`) and servers built on htrewrite (the
-//! reverse-proxy example). It depends only on `htrewrite`, `htrewrite-selectors`, `toml`
+//! reverse-proxy example, the proxy-wasm filter). It depends only on `htrewrite`, `htrewrite-selectors`, `toml`
 //! and `serde`, so it builds wherever the core does (`wasm32-wasip1`
 //! included).
 //!
