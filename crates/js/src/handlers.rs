@@ -1,0 +1,100 @@
+//! JavaScript handlers as core handlers: each registration becomes a Rust
+//! closure that publishes its node (`live.rs`) and calls the dispatcher.
+
+use std::error::Error;
+use std::fmt;
+use std::ptr;
+
+use htrewrite::{HandlerResult, Local, Settings};
+use js_sys::Function;
+use wasm_bindgen::JsValue;
+
+use crate::live::{self, Ptr};
+
+/// What a registration handles, as `index.js` numbers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Registration {
+    /// `.on(selector, {element})`.
+    Element = 0,
+    /// `.on(selector, {comments})`.
+    Comments = 1,
+    /// `.on(selector, {text})`.
+    Text = 2,
+    /// `.onDocument({doctype})`.
+    Doctype = 3,
+    /// `.onDocument({comments})`.
+    DocComments = 4,
+    /// `.onDocument({text})`.
+    DocText = 5,
+    /// `.onDocument({end})`.
+    End = 6,
+}
+
+impl Registration {
+    /// The registration numbered `n`.
+    pub(crate) fn from_u32(n: u32) -> Option<Registration> {
+        Some(match n {
+            0 => Registration::Element,
+            1 => Registration::Comments,
+            2 => Registration::Text,
+            3 => Registration::Doctype,
+            4 => Registration::DocComments,
+            5 => Registration::DocText,
+            6 => Registration::End,
+            _ => return None,
+        })
+    }
+}
+
+/// The core-side error of a JavaScript handler that threw; the dispatcher
+/// keeps the thrown value, which `index.js` rethrows.
+#[derive(Debug)]
+pub(crate) struct HandlerThrew;
+
+impl fmt::Display for HandlerThrew {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JavaScript handler threw")
+    }
+}
+
+impl Error for HandlerThrew {}
+
+/// Calls the dispatcher for handler `index` on the node of `token`.
+pub(crate) fn call(dispatch: &Function, index: u32, token: u32) -> HandlerResult {
+    match dispatch.call2(&JsValue::UNDEFINED, &index.into(), &token.into()) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(Box::new(HandlerThrew)),
+    }
+}
+
+/// Adds registration `index` (`kind`, `selector`) to `settings`.
+pub(crate) fn register(
+    settings: Settings<'static, Local>,
+    kind: Registration,
+    selector: &str,
+    index: u32,
+    dispatch: &Function,
+) -> Settings<'static, Local> {
+    let d = dispatch.clone();
+    match kind {
+        Registration::Element => settings.element(selector, move |el| {
+            live::enter(Ptr::Element(ptr::from_mut(el).cast()), &d, |t| call(&d, index, t))
+        }),
+        Registration::Comments => settings.comments(selector, move |c| {
+            live::enter(Ptr::Comment(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t))
+        }),
+        Registration::Text => settings
+            .text(selector, move |c| live::enter(Ptr::Text(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t))),
+        Registration::Doctype => {
+            settings.doctype(move |c| live::enter(Ptr::Doctype(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t)))
+        }
+        Registration::DocComments => settings
+            .doc_comments(move |c| live::enter(Ptr::Comment(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t))),
+        Registration::DocText => {
+            settings.doc_text(move |c| live::enter(Ptr::Text(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t)))
+        }
+        Registration::End => {
+            settings.end(move |c| live::enter(Ptr::DocumentEnd(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t)))
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The node a JavaScript handler is running on, reachable from JavaScript
+//! only during that call.
+//!
+//! A handler gets `&mut Element` (or `TextChunk`, …) valid for one call.
+//! JavaScript cannot hold a Rust reference, so [`enter`] publishes a raw
+//! pointer to the node in a thread-local slot, together with a fresh
+//! *token*, for exactly the duration of the JavaScript call, and clears it
+//! when the call returns (or unwinds). JavaScript objects carry the token;
+//! [`with`] turns a token back into the node only while the slot holds that
+//! same token, so an object kept past its call gets an error, never a
+//! dangling pointer. This is the crate's only `unsafe` code.
+
+#![allow(unsafe_code)]
+
+use std::cell::{Cell, RefCell};
+
+use htrewrite::{Comment, Doctype, DocumentEnd, Element, ElementEnd, Local, TextChunk};
+use js_sys::Function;
+use wasm_bindgen::JsValue;
+
+/// The kinds of node a handler gets, as the low bits of a token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `Element`.
+    Element = 0,
+    /// `EndTag`.
+    EndTag = 1,
+    /// `Text`.
+    Text = 2,
+    /// `Comment`.
+    Comment = 3,
+    /// `Doctype`.
+    Doctype = 4,
+    /// `DocumentEnd`.
+    DocumentEnd = 5,
+}
+
+impl Kind {
+    /// The kind a token was made for.
+    fn of(token: u32) -> Option<Kind> {
+        Some(match token & 7 {
+            0 => Kind::Element,
+            1 => Kind::EndTag,
+            2 => Kind::Text,
+            3 => Kind::Comment,
+            4 => Kind::Doctype,
+            5 => Kind::DocumentEnd,
+            _ => return None,
+        })
+    }
+
+    /// The JavaScript class name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kind::Element => "Element",
+            Kind::EndTag => "EndTag",
+            Kind::Text => "Text",
+            Kind::Comment => "Comment",
+            Kind::Doctype => "Doctype",
+            Kind::DocumentEnd => "DocumentEnd",
+        }
+    }
+}
+
+/// A pointer to the node of the running handler. The lifetimes are erased:
+/// the pointer is only dereferenced while [`enter`] runs, which the borrow
+/// it was made from outlives.
+pub(crate) enum Ptr {
+    /// An element's start.
+    Element(*mut Element<'static, 'static, Local>),
+    /// An element's end.
+    EndTag(*mut ElementEnd<'static>),
+    /// A text chunk.
+    Text(*mut TextChunk<'static>),
+    /// A comment.
+    Comment(*mut Comment<'static>),
+    /// The DOCTYPE.
+    Doctype(*mut Doctype<'static>),
+    /// The document end.
+    DocumentEnd(*mut DocumentEnd<'static>),
+}
+
+impl Ptr {
+    fn kind(&self) -> Kind {
+        match self {
+            Ptr::Element(_) => Kind::Element,
+            Ptr::EndTag(_) => Kind::EndTag,
+            Ptr::Text(_) => Kind::Text,
+            Ptr::Comment(_) => Kind::Comment,
+            Ptr::Doctype(_) => Kind::Doctype,
+            Ptr::DocumentEnd(_) => Kind::DocumentEnd,
+        }
+    }
+}
+
+/// The node of the running handler, borrowed for one JavaScript → Rust call.
+pub(crate) enum Node<'a> {
+    /// An element's start.
+    Element(&'a mut Element<'static, 'static, Local>),
+    /// An element's end.
+    EndTag(&'a mut ElementEnd<'static>),
+    /// A text chunk.
+    Text(&'a mut TextChunk<'static>),
+    /// A comment.
+    Comment(&'a mut Comment<'static>),
+    /// The DOCTYPE.
+    Doctype(&'a mut Doctype<'static>),
+    /// The document end.
+    DocumentEnd(&'a mut DocumentEnd<'static>),
+}
+
+struct Live {
+    token: u32,
+    ptr: Ptr,
+    /// The rewriter's dispatcher (for end-tag handlers registered during the call).
+    dispatch: Function,
+}
+
+thread_local! {
+    static LIVE: RefCell<Option<Live>> = const { RefCell::new(None) };
+    static NEXT: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Restores the slot's previous content when the call ends, however it ends.
+struct Exit(Option<Live>);
+
+impl Drop for Exit {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        LIVE.with(|l| *l.borrow_mut() = previous);
+    }
+}
+
+/// Publishes `ptr` under a fresh token for the duration of `f(token)`.
+///
+/// `ptr` must come from a `&mut` borrow that outlives this call and is not
+/// used while `f` runs (callers pass `node as *mut _` right before the call).
+pub(crate) fn enter<R>(ptr: Ptr, dispatch: &Function, f: impl FnOnce(u32) -> R) -> R {
+    let kind = ptr.kind() as u32;
+    let generation = NEXT.with(|n| {
+        let g = n.get().wrapping_add(1) & 0x0fff_ffff;
+        n.set(g);
+        g
+    });
+    let token = generation << 3 | kind;
+    let previous = LIVE.with(|l| l.borrow_mut().replace(Live { token, ptr, dispatch: dispatch.clone() }));
+    let _exit = Exit(previous);
+    f(token)
+}
+
+/// The error for a token whose call has ended.
+pub(crate) fn stale(token: u32) -> JsValue {
+    let name = Kind::of(token).map_or("object", Kind::name);
+    js_sys::Error::new(&format!("this {name} is no longer valid: handlers may use it only during the call")).into()
+}
+
+/// Runs `f` on the node of `token`, if its call is still running.
+///
+/// # Errors
+/// [`stale`] when the token's call has ended.
+pub(crate) fn with<R>(token: u32, f: impl FnOnce(Node<'_>, &Function) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    LIVE.with(|l| {
+        let live = l.borrow();
+        let Some(live) = live.as_ref().filter(|live| live.token == token) else {
+            return Err(stale(token));
+        };
+        // SAFETY: the slot holds the pointer only while `enter` runs, that
+        // is while the `&mut` it was made from is alive and unused (the
+        // handler closure is blocked in the JavaScript call that led here).
+        // One `Node` exists at a time: it lives for this call only, `f`
+        // does not reach the slot again, and wasm is single-threaded.
+        let node = unsafe {
+            match live.ptr {
+                Ptr::Element(p) => Node::Element(&mut *p),
+                Ptr::EndTag(p) => Node::EndTag(&mut *p),
+                Ptr::Text(p) => Node::Text(&mut *p),
+                Ptr::Comment(p) => Node::Comment(&mut *p),
+                Ptr::Doctype(p) => Node::Doctype(&mut *p),
+                Ptr::DocumentEnd(p) => Node::DocumentEnd(&mut *p),
+            }
+        };
+        f(node, &live.dispatch)
+    })
+}

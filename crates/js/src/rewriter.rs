@@ -1,0 +1,130 @@
+//! [`RawRewriter`]: the core rewriter behind `index.js`'s `HTMLRewriter`
+//! and `StreamRewriter`, and the selector checks of `.on`.
+
+use std::io;
+
+use htrewrite::{Local, OutputSink, Rewriter, RewritingError, Selectors, Settings};
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+
+use crate::handlers::{self, Registration};
+
+/// Output collected during one `write` or `end`, handed to JavaScript in
+/// one piece (one crossing per call, not per token).
+#[derive(Debug, Default)]
+struct Buffer(Vec<u8>);
+
+impl OutputSink for Buffer {
+    fn write(&mut self, chunk: &[u8]) -> io::Result<()> {
+        self.0.extend_from_slice(chunk);
+        Ok(())
+    }
+}
+
+/// Checks that `selector` parses and is supported.
+///
+/// # Errors
+/// A `TypeError` naming the selector and why (`invalid selector "p[": …`).
+#[wasm_bindgen(js_name = validateSelector)]
+pub fn validate_selector(selector: &str) -> Result<(), JsValue> {
+    Selectors::new([selector]).map(drop).map_err(type_error)
+}
+
+/// Whether `label` names an encoding (WHATWG labels: `utf-8`, `latin1`, `shift_jis`, …).
+#[wasm_bindgen(js_name = isEncodingLabel)]
+pub fn is_encoding_label(label: &str) -> bool {
+    htrewrite::encoding::encoding_for_label(label).is_some()
+}
+
+/// A selector list compiled once, for many [`RawRewriter`]s.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct CompiledSelectors(Selectors);
+
+#[wasm_bindgen]
+impl CompiledSelectors {
+    /// Compiles `list`.
+    ///
+    /// # Errors
+    /// A `TypeError` naming the first selector that does not parse.
+    #[wasm_bindgen(constructor)]
+    pub fn new(list: Vec<String>) -> Result<CompiledSelectors, JsValue> {
+        Selectors::new(list).map(CompiledSelectors).map_err(type_error)
+    }
+}
+
+/// A streaming rewriter whose handlers are JavaScript functions called
+/// through one dispatcher.
+#[wasm_bindgen]
+pub struct RawRewriter {
+    inner: Option<Rewriter<'static, Buffer, Local>>,
+}
+
+#[wasm_bindgen]
+impl RawRewriter {
+    /// A rewriter with registrations `kinds[i]` on `selectors[i]` (empty for
+    /// document handlers); handler `i` runs as `dispatch(i, token)`.
+    /// `encoding` is a WHATWG label (UTF-8 when absent).
+    ///
+    /// # Errors
+    /// A `TypeError` for a bad selector, kind or encoding label.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        kinds: Vec<u32>,
+        selectors: Vec<String>,
+        dispatch: Function,
+        compiled: &CompiledSelectors,
+        encoding: Option<String>,
+    ) -> Result<RawRewriter, JsValue> {
+        let mut settings = Settings::new().with_selectors(&compiled.0);
+        if let Some(label) = encoding {
+            settings = settings.encoding(&label).map_err(type_error)?;
+        }
+        for (i, (&kind, selector)) in kinds.iter().zip(&selectors).enumerate() {
+            let kind = Registration::from_u32(kind).ok_or_else(|| type_error("unknown handler kind"))?;
+            settings = handlers::register(settings, kind, selector, i as u32, &dispatch);
+        }
+        let inner = Rewriter::new(settings, Buffer::default()).map_err(type_error)?;
+        Ok(RawRewriter { inner: Some(inner) })
+    }
+
+    /// Rewrites the next chunk; returns the output it completes (possibly empty).
+    ///
+    /// # Errors
+    /// The rewrite's failure (a handler threw, inserted content refused, …);
+    /// later calls fail too.
+    pub fn write(&mut self, chunk: &[u8]) -> Result<Vec<u8>, JsValue> {
+        let rw = self.inner.as_mut().ok_or_else(ended)?;
+        let result = rw.write(chunk);
+        let out = std::mem::take(&mut rw.sink_mut().0);
+        result.map(|()| out).map_err(error)
+    }
+
+    /// Ends the document; returns the rest of the output.
+    ///
+    /// # Errors
+    /// As [`RawRewriter::write`].
+    pub fn end(&mut self) -> Result<Vec<u8>, JsValue> {
+        let rw = self.inner.take().ok_or_else(ended)?;
+        rw.end().map(|sink| sink.0).map_err(error)
+    }
+}
+
+fn ended() -> JsValue {
+    js_sys::Error::new("htrewrite: the rewriter has ended").into()
+}
+
+/// A rewriting error as a JavaScript `Error` (`handler` tells `index.js`
+/// that the dispatcher holds the thrown value).
+fn error(e: RewritingError) -> JsValue {
+    let js = js_sys::Error::new(&format!("htrewrite: {e}"));
+    if matches!(e, RewritingError::Handler(_)) {
+        js.set_name("HandlerError");
+    }
+    js.into()
+}
+
+/// A `TypeError` with `e`'s message.
+pub(crate) fn type_error(e: impl ToString) -> JsValue {
+    js_sys::TypeError::new(&e.to_string()).into()
+}
