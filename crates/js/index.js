@@ -51,72 +51,86 @@ const BEFORE = 0, AFTER = 1, PREPEND = 2, APPEND = 3, REPLACE = 4, INNER = 5;
 
 const isHtml = (options) => options != null && options.html === true;
 
-/** An element's start, for `element` handlers; valid during the handler call only. */
-class Element {
-  #t;
-  #s;
-  constructor(token, session) {
-    this.#t = token;
-    this.#s = session;
+// The token of the handler call a node object belongs to (src/live.rs).
+const TOKEN = Symbol('htrewrite.token');
+
+/** What every node with content around it has: `before` and `after`. */
+class Node {
+  constructor(token) { this[TOKEN] = token; }
+  before(content, options) { return put(this, BEFORE, content, options); }
+  after(content, options) { return put(this, AFTER, content, options); }
+}
+
+/** Inserts `content` at `place` of `node`; returns `node` (for chaining). */
+function put(node, place, content, options) {
+  insert(node[TOKEN], place, String(content), isHtml(options));
+  return node;
+}
+
+/** A node that can be replaced or removed: `Element`, `Text`, `Comment`. */
+class Replaceable extends Node {
+  get removed() { return removed(this[TOKEN]); }
+  replace(content, options) { return put(this, REPLACE, content, options); }
+  remove() {
+    remove(this[TOKEN], false);
+    return this;
   }
-  get tagName() { return name_or_text(this.#t); }
-  set tagName(name) { set_name_or_text(this.#t, String(name)); }
-  get namespaceURI() { return namespaceUri(this.#t); }
-  get attributes() { return attributes(this.#t)[Symbol.iterator](); }
-  get removed() { return removed(this.#t); }
-  getAttribute(name) { return getAttribute(this.#t, String(name)) ?? null; }
-  hasAttribute(name) { return getAttribute(this.#t, String(name)) !== undefined; }
-  setAttribute(name, value) { setAttribute(this.#t, String(name), String(value)); return this; }
-  removeAttribute(name) { removeAttribute(this.#t, String(name)); return this; }
-  before(content, options) { insert(this.#t, BEFORE, String(content), isHtml(options)); return this; }
-  after(content, options) { insert(this.#t, AFTER, String(content), isHtml(options)); return this; }
-  prepend(content, options) { insert(this.#t, PREPEND, String(content), isHtml(options)); return this; }
-  append(content, options) { insert(this.#t, APPEND, String(content), isHtml(options)); return this; }
-  replace(content, options) { insert(this.#t, REPLACE, String(content), isHtml(options)); return this; }
-  setInnerContent(content, options) { insert(this.#t, INNER, String(content), isHtml(options)); return this; }
-  remove() { remove(this.#t, false); return this; }
-  removeAndKeepContent() { remove(this.#t, true); return this; }
+}
+
+/** An element's start, for `element` handlers; valid during the handler call only. */
+class Element extends Replaceable {
+  #session;
+  constructor(token, session) {
+    super(token);
+    this.#session = session;
+  }
+  get tagName() { return name_or_text(this[TOKEN]); }
+  set tagName(name) { set_name_or_text(this[TOKEN], String(name)); }
+  get namespaceURI() { return namespaceUri(this[TOKEN]); }
+  get attributes() { return attributes(this[TOKEN])[Symbol.iterator](); }
+  getAttribute(name) { return getAttribute(this[TOKEN], String(name)) ?? null; }
+  hasAttribute(name) { return getAttribute(this[TOKEN], String(name)) !== undefined; }
+  setAttribute(name, value) {
+    setAttribute(this[TOKEN], String(name), String(value));
+    return this;
+  }
+  removeAttribute(name) {
+    removeAttribute(this[TOKEN], String(name));
+    return this;
+  }
+  prepend(content, options) { return put(this, PREPEND, content, options); }
+  append(content, options) { return put(this, APPEND, content, options); }
+  setInnerContent(content, options) { return put(this, INNER, content, options); }
+  removeAndKeepContent() {
+    remove(this[TOKEN], true);
+    return this;
+  }
   onEndTag(handler) {
     if (typeof handler !== 'function') throw new TypeError('onEndTag: the handler must be a function');
-    this.#s.onEndTag(this.#t, handler);
+    this.#session.onEndTag(this[TOKEN], handler);
   }
 }
 
 /** An element's end, for `onEndTag` handlers. */
-class EndTag {
-  #t;
-  constructor(token) { this.#t = token; }
-  get name() { return name_or_text(this.#t); }
-  set name(name) { set_name_or_text(this.#t, String(name)); }
-  before(content, options) { insert(this.#t, BEFORE, String(content), isHtml(options)); return this; }
-  after(content, options) { insert(this.#t, AFTER, String(content), isHtml(options)); return this; }
-  remove() { remove(this.#t, false); return this; }
+class EndTag extends Node {
+  get name() { return name_or_text(this[TOKEN]); }
+  set name(name) { set_name_or_text(this[TOKEN], String(name)); }
+  remove() {
+    remove(this[TOKEN], false);
+    return this;
+  }
 }
 
 /** A chunk of text, for `text` handlers. */
-class TextChunk {
-  #t;
-  constructor(token) { this.#t = token; }
-  get text() { return name_or_text(this.#t); }
-  get lastInTextNode() { return lastInTextNode(this.#t); }
-  get removed() { return removed(this.#t); }
-  before(content, options) { insert(this.#t, BEFORE, String(content), isHtml(options)); return this; }
-  after(content, options) { insert(this.#t, AFTER, String(content), isHtml(options)); return this; }
-  replace(content, options) { insert(this.#t, REPLACE, String(content), isHtml(options)); return this; }
-  remove() { remove(this.#t, false); return this; }
+class TextChunk extends Replaceable {
+  get text() { return name_or_text(this[TOKEN]); }
+  get lastInTextNode() { return lastInTextNode(this[TOKEN]); }
 }
 
 /** A comment, for `comments` handlers. */
-class Comment {
-  #t;
-  constructor(token) { this.#t = token; }
-  get text() { return name_or_text(this.#t); }
-  set text(text) { set_name_or_text(this.#t, String(text)); }
-  get removed() { return removed(this.#t); }
-  before(content, options) { insert(this.#t, BEFORE, String(content), isHtml(options)); return this; }
-  after(content, options) { insert(this.#t, AFTER, String(content), isHtml(options)); return this; }
-  replace(content, options) { insert(this.#t, REPLACE, String(content), isHtml(options)); return this; }
-  remove() { remove(this.#t, false); return this; }
+class Comment extends Replaceable {
+  get text() { return name_or_text(this[TOKEN]); }
+  set text(text) { set_name_or_text(this[TOKEN], String(text)); }
 }
 
 /** The DOCTYPE, for `doctype` handlers. */
@@ -132,7 +146,10 @@ class Doctype {
 class DocumentEnd {
   #t;
   constructor(token) { this.#t = token; }
-  append(content, options) { insert(this.#t, APPEND, String(content), isHtml(options)); return this; }
+  append(content, options) {
+    insert(this.#t, APPEND, String(content), isHtml(options));
+    return this;
+  }
 }
 
 /** One document being rewritten: the raw rewriter, the handlers, the first error a handler threw. */

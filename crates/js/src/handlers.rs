@@ -6,10 +6,11 @@ use std::fmt;
 use std::ptr;
 
 use htrewrite::{HandlerResult, Local, Settings};
-use js_sys::Function;
 use wasm_bindgen::JsValue;
 
-use crate::live::{self, Ptr};
+use std::rc::Rc;
+
+use crate::live::{self, Ptr, Shared};
 
 /// What a registration handles, as `index.js` numbers it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,18 +32,20 @@ pub(crate) enum Registration {
 }
 
 impl Registration {
+    /// Every kind, in the order of the discriminants.
+    const ALL: [Registration; 7] = [
+        Registration::Element,
+        Registration::Comments,
+        Registration::Text,
+        Registration::Doctype,
+        Registration::DocComments,
+        Registration::DocText,
+        Registration::End,
+    ];
+
     /// The registration numbered `n`.
     pub(crate) fn from_u32(n: u32) -> Option<Registration> {
-        Some(match n {
-            0 => Registration::Element,
-            1 => Registration::Comments,
-            2 => Registration::Text,
-            3 => Registration::Doctype,
-            4 => Registration::DocComments,
-            5 => Registration::DocText,
-            6 => Registration::End,
-            _ => return None,
-        })
+        Registration::ALL.get(n as usize).copied()
     }
 }
 
@@ -60,8 +63,8 @@ impl fmt::Display for HandlerThrew {
 impl Error for HandlerThrew {}
 
 /// Calls the dispatcher for handler `index` on the node of `token`.
-pub(crate) fn call(dispatch: &Function, index: u32, token: u32) -> HandlerResult {
-    match dispatch.call2(&JsValue::UNDEFINED, &index.into(), &token.into()) {
+pub(crate) fn call(shared: &Shared, index: u32, token: u32) -> HandlerResult {
+    match shared.dispatch.call2(&JsValue::UNDEFINED, &index.into(), &token.into()) {
         Ok(_) => Ok(()),
         Err(_) => Err(Box::new(HandlerThrew)),
     }
@@ -73,9 +76,9 @@ pub(crate) fn register(
     kind: Registration,
     selector: &str,
     index: u32,
-    dispatch: &Function,
+    shared: &Rc<Shared>,
 ) -> Settings<'static, Local> {
-    let d = dispatch.clone();
+    let d = shared.clone();
     match kind {
         Registration::Element => settings.element(selector, move |el| {
             live::enter(Ptr::Element(ptr::from_mut(el).cast()), &d, |t| call(&d, index, t))

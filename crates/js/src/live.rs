@@ -13,10 +13,24 @@
 #![allow(unsafe_code)]
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
 
-use htrewrite::{Comment, Doctype, DocumentEnd, Element, ElementEnd, Local, TextChunk};
+use htrewrite::{Comment, Doctype, DocumentEnd, Element, ElementEnd, Local, NodeId, TextChunk};
 use js_sys::Function;
 use wasm_bindgen::JsValue;
+
+/// What one rewriter's handlers share: the JavaScript dispatcher, and the
+/// names of elements with `onEndTag` handlers, renamed or not.
+pub(crate) struct Shared {
+    /// Calls handler `index` on the node of `token`: `dispatch(index, token)`.
+    pub(crate) dispatch: Function,
+    /// For each element with end-tag handlers whose end has not come: the
+    /// name its end tag will have (the core's `ElementEnd` reports the
+    /// source name; Workers' `EndTag.name` the renamed one). Entries live
+    /// from `onEndTag` to the element's end.
+    pub(crate) end_names: RefCell<HashMap<NodeId, Rc<RefCell<String>>>>,
+}
 
 /// The kinds of node a handler gets, as the low bits of a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,17 +50,12 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order of the discriminants.
+    const ALL: [Kind; 6] = [Kind::Element, Kind::EndTag, Kind::Text, Kind::Comment, Kind::Doctype, Kind::DocumentEnd];
+
     /// The kind a token was made for.
     fn of(token: u32) -> Option<Kind> {
-        Some(match token & 7 {
-            0 => Kind::Element,
-            1 => Kind::EndTag,
-            2 => Kind::Text,
-            3 => Kind::Comment,
-            4 => Kind::Doctype,
-            5 => Kind::DocumentEnd,
-            _ => return None,
-        })
+        Kind::ALL.get((token & 7) as usize).copied()
     }
 
     /// The JavaScript class name.
@@ -68,8 +77,8 @@ impl Kind {
 pub(crate) enum Ptr {
     /// An element's start.
     Element(*mut Element<'static, 'static, Local>),
-    /// An element's end.
-    EndTag(*mut ElementEnd<'static>),
+    /// An element's end, with the name its end tag will have.
+    EndTag(*mut ElementEnd<'static>, Rc<RefCell<String>>),
     /// A text chunk.
     Text(*mut TextChunk<'static>),
     /// A comment.
@@ -84,7 +93,7 @@ impl Ptr {
     fn kind(&self) -> Kind {
         match self {
             Ptr::Element(_) => Kind::Element,
-            Ptr::EndTag(_) => Kind::EndTag,
+            Ptr::EndTag(..) => Kind::EndTag,
             Ptr::Text(_) => Kind::Text,
             Ptr::Comment(_) => Kind::Comment,
             Ptr::Doctype(_) => Kind::Doctype,
@@ -97,8 +106,8 @@ impl Ptr {
 pub(crate) enum Node<'a> {
     /// An element's start.
     Element(&'a mut Element<'static, 'static, Local>),
-    /// An element's end.
-    EndTag(&'a mut ElementEnd<'static>),
+    /// An element's end, with the name its end tag will have.
+    EndTag(&'a mut ElementEnd<'static>, &'a RefCell<String>),
     /// A text chunk.
     Text(&'a mut TextChunk<'static>),
     /// A comment.
@@ -112,8 +121,8 @@ pub(crate) enum Node<'a> {
 struct Live {
     token: u32,
     ptr: Ptr,
-    /// The rewriter's dispatcher (for end-tag handlers registered during the call).
-    dispatch: Function,
+    /// The rewriter's shared state (for end-tag handlers registered during the call).
+    shared: Rc<Shared>,
 }
 
 thread_local! {
@@ -135,7 +144,7 @@ impl Drop for Exit {
 ///
 /// `ptr` must come from a `&mut` borrow that outlives this call and is not
 /// used while `f` runs (callers pass `node as *mut _` right before the call).
-pub(crate) fn enter<R>(ptr: Ptr, dispatch: &Function, f: impl FnOnce(u32) -> R) -> R {
+pub(crate) fn enter<R>(ptr: Ptr, shared: &Rc<Shared>, f: impl FnOnce(u32) -> R) -> R {
     let kind = ptr.kind() as u32;
     let generation = NEXT.with(|n| {
         let g = n.get().wrapping_add(1) & 0x0fff_ffff;
@@ -143,7 +152,7 @@ pub(crate) fn enter<R>(ptr: Ptr, dispatch: &Function, f: impl FnOnce(u32) -> R) 
         g
     });
     let token = generation << 3 | kind;
-    let previous = LIVE.with(|l| l.borrow_mut().replace(Live { token, ptr, dispatch: dispatch.clone() }));
+    let previous = LIVE.with(|l| l.borrow_mut().replace(Live { token, ptr, shared: shared.clone() }));
     let _exit = Exit(previous);
     f(token)
 }
@@ -158,7 +167,7 @@ pub(crate) fn stale(token: u32) -> JsValue {
 ///
 /// # Errors
 /// [`stale`] when the token's call has ended.
-pub(crate) fn with<R>(token: u32, f: impl FnOnce(Node<'_>, &Function) -> Result<R, JsValue>) -> Result<R, JsValue> {
+pub(crate) fn with<R>(token: u32, f: impl FnOnce(Node<'_>, &Rc<Shared>) -> Result<R, JsValue>) -> Result<R, JsValue> {
     LIVE.with(|l| {
         let live = l.borrow();
         let Some(live) = live.as_ref().filter(|live| live.token == token) else {
@@ -170,15 +179,15 @@ pub(crate) fn with<R>(token: u32, f: impl FnOnce(Node<'_>, &Function) -> Result<
         // One `Node` exists at a time: it lives for this call only, `f`
         // does not reach the slot again, and wasm is single-threaded.
         let node = unsafe {
-            match live.ptr {
-                Ptr::Element(p) => Node::Element(&mut *p),
-                Ptr::EndTag(p) => Node::EndTag(&mut *p),
-                Ptr::Text(p) => Node::Text(&mut *p),
-                Ptr::Comment(p) => Node::Comment(&mut *p),
-                Ptr::Doctype(p) => Node::Doctype(&mut *p),
-                Ptr::DocumentEnd(p) => Node::DocumentEnd(&mut *p),
+            match &live.ptr {
+                Ptr::Element(p) => Node::Element(&mut **p),
+                Ptr::EndTag(p, name) => Node::EndTag(&mut **p, name),
+                Ptr::Text(p) => Node::Text(&mut **p),
+                Ptr::Comment(p) => Node::Comment(&mut **p),
+                Ptr::Doctype(p) => Node::Doctype(&mut **p),
+                Ptr::DocumentEnd(p) => Node::DocumentEnd(&mut **p),
             }
         };
-        f(node, &live.dispatch)
+        f(node, &live.shared)
     })
 }

@@ -3,6 +3,9 @@
 //! the object's token. Each checks that the token's handler call is still
 //! running (`live.rs`) and that the node is of a kind the operation applies to.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use htrewrite::{ContentType, EditError};
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -35,17 +38,8 @@ enum Place {
 }
 
 impl Place {
-    fn from_u32(n: u32) -> Option<Place> {
-        Some(match n {
-            0 => Place::Before,
-            1 => Place::After,
-            2 => Place::Prepend,
-            3 => Place::Append,
-            4 => Place::Replace,
-            5 => Place::Inner,
-            _ => return None,
-        })
-    }
+    /// Every place, in the order of the discriminants.
+    const ALL: [Place; 6] = [Place::Before, Place::After, Place::Prepend, Place::Append, Place::Replace, Place::Inner];
 }
 
 /// Inserts `content` (HTML when `html`, else text escaped for where it
@@ -57,7 +51,7 @@ impl Place {
 #[wasm_bindgen]
 pub fn insert(token: u32, place: u32, content: &str, html: bool) -> Result<(), JsValue> {
     let ty = content_type(html);
-    let place = Place::from_u32(place).ok_or_else(|| unsupported("this insertion"))?;
+    let place = Place::ALL.get(place as usize).copied().ok_or_else(|| unsupported("this insertion"))?;
     live::with(token, |node, _| match (node, place) {
         (Node::Element(el), Place::Before) => edit(el.before(content, ty)),
         (Node::Element(el), Place::After) => edit(el.after(content, ty)),
@@ -65,8 +59,8 @@ pub fn insert(token: u32, place: u32, content: &str, html: bool) -> Result<(), J
         (Node::Element(el), Place::Append) => edit(el.append(content, ty)),
         (Node::Element(el), Place::Replace) => edit(el.replace(content, ty)),
         (Node::Element(el), Place::Inner) => edit(el.set_inner_content(content, ty)),
-        (Node::EndTag(end), Place::Before) => edit(end.before(content, ty)),
-        (Node::EndTag(end), Place::After) => edit(end.after(content, ty)),
+        (Node::EndTag(end, _), Place::Before) => edit(end.before(content, ty)),
+        (Node::EndTag(end, _), Place::After) => edit(end.after(content, ty)),
         (Node::Text(t), Place::Before) => edit(t.before(content, ty)),
         (Node::Text(t), Place::After) => edit(t.after(content, ty)),
         (Node::Text(t), Place::Replace) => edit(t.replace(content, ty)),
@@ -89,7 +83,7 @@ pub fn remove(token: u32, keep_content: bool) -> Result<(), JsValue> {
         match node {
             Node::Element(el) if keep_content => el.remove_and_keep_content(),
             Node::Element(el) => el.remove(),
-            Node::EndTag(end) => end.remove_end_tag(),
+            Node::EndTag(end, _) => end.remove_end_tag(),
             Node::Text(t) => t.remove(),
             Node::Comment(c) => c.remove(),
             Node::Doctype(_) | Node::DocumentEnd(_) => return Err(unsupported("remove")),
@@ -121,7 +115,7 @@ pub fn removed(token: u32) -> Result<bool, JsValue> {
 pub fn name_or_text(token: u32) -> Result<String, JsValue> {
     live::with(token, |node, _| match node {
         Node::Element(el) => Ok(el.tag_name().into_owned()),
-        Node::EndTag(end) => Ok(end.tag_name().to_ascii_lowercase()),
+        Node::EndTag(_, name) => Ok(name.borrow().clone()),
         Node::Text(t) => Ok(t.as_str().to_owned()),
         Node::Comment(c) => Ok(c.text().to_owned()),
         _ => Err(unsupported("text")),
@@ -134,9 +128,19 @@ pub fn name_or_text(token: u32) -> Result<String, JsValue> {
 /// The core's refusal (`TypeError`); an ended call.
 #[wasm_bindgen]
 pub fn set_name_or_text(token: u32, value: &str) -> Result<(), JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => edit(el.set_tag_name(value)),
-        Node::EndTag(end) => edit(end.set_end_tag_name(value)),
+    live::with(token, |node, shared| match node {
+        Node::Element(el) => {
+            edit(el.set_tag_name(value))?;
+            if let Some(name) = shared.end_names.borrow().get(&el.id()) {
+                *name.borrow_mut() = el.tag_name().into_owned();
+            }
+            Ok(())
+        }
+        Node::EndTag(end, name) => {
+            edit(end.set_end_tag_name(value))?;
+            *name.borrow_mut() = value.to_ascii_lowercase();
+            Ok(())
+        }
         Node::Comment(c) => edit(c.set_text(value)),
         _ => Err(unsupported("setting the text")),
     })
@@ -223,11 +227,20 @@ pub fn remove_attribute(token: u32, name: &str) -> Result<(), JsValue> {
 /// An ended call.
 #[wasm_bindgen(js_name = onEndTag)]
 pub fn on_end_tag(token: u32, id: u32) -> Result<(), JsValue> {
-    live::with(token, |node, dispatch| match node {
+    live::with(token, |node, shared| match node {
         Node::Element(el) => {
-            let d = dispatch.clone();
+            let name = Rc::clone(
+                shared
+                    .end_names
+                    .borrow_mut()
+                    .entry(el.id())
+                    .or_insert_with(|| Rc::new(RefCell::new(el.tag_name().into_owned()))),
+            );
+            let s = shared.clone();
             el.on_end(move |end| {
-                live::enter(Ptr::EndTag(std::ptr::from_mut(end).cast()), &d, |t| handlers::call(&d, id, t))
+                s.end_names.borrow_mut().remove(&end.id());
+                let ptr = Ptr::EndTag(std::ptr::from_mut(end).cast(), name.clone());
+                live::enter(ptr, &s, |t| handlers::call(&s, id, t))
             });
             Ok(())
         }

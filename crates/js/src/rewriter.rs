@@ -1,13 +1,16 @@
 //! [`RawRewriter`]: the core rewriter behind `index.js`'s `HTMLRewriter`
 //! and `StreamRewriter`, and the selector checks of `.on`.
 
+use std::cell::RefCell;
 use std::io;
+use std::rc::Rc;
 
 use htrewrite::{Local, OutputSink, Rewriter, RewritingError, Selectors, Settings};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use crate::handlers::{self, Registration};
+use crate::live::Shared;
 
 /// Output collected during one `write` or `end`, handed to JavaScript in
 /// one piece (one crossing per call, not per token).
@@ -76,13 +79,14 @@ impl RawRewriter {
         compiled: &CompiledSelectors,
         encoding: Option<String>,
     ) -> Result<RawRewriter, JsValue> {
+        let shared = Rc::new(Shared { dispatch, end_names: RefCell::default() });
         let mut settings = Settings::new().with_selectors(&compiled.0);
         if let Some(label) = encoding {
             settings = settings.encoding(&label).map_err(type_error)?;
         }
         for (i, (&kind, selector)) in kinds.iter().zip(&selectors).enumerate() {
             let kind = Registration::from_u32(kind).ok_or_else(|| type_error("unknown handler kind"))?;
-            settings = handlers::register(settings, kind, selector, i as u32, &dispatch);
+            settings = handlers::register(settings, kind, selector, i as u32, &shared);
         }
         let inner = Rewriter::new(settings, Buffer::default()).map_err(type_error)?;
         Ok(RawRewriter { inner: Some(inner) })
