@@ -5,7 +5,7 @@
 #   crates/js/build.sh            # the release module (profile wasm-release: opt-level "s", LTO, stripped)
 #   crates/js/build.sh --dev      # a quick unoptimized build for tests
 # Needs wasm-bindgen-cli at the version of the wasm-bindgen crate in Cargo.lock:
-#   cargo install wasm-bindgen-cli --version 0.2.130
+#   cargo install --no-default-features --bin wasm-bindgen wasm-bindgen-cli --version 0.2.130
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(cd ../.. && pwd)
@@ -18,7 +18,7 @@ fi
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3 }' "$root/Cargo.lock")
 have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
 if [ "$have" != "$want" ]; then
-  echo "wasm-bindgen-cli $want is needed (found: ${have:-none}): cargo install wasm-bindgen-cli --version $want" >&2
+  echo "wasm-bindgen-cli $want is needed (found: ${have:-none}): cargo install --no-default-features --bin wasm-bindgen wasm-bindgen-cli --version $want" >&2
   exit 1
 fi
 cargo build --locked --quiet -p htrewrite-js --target wasm32-unknown-unknown --profile "$profile"

@@ -78,6 +78,20 @@ test('a refused edit throws at the call; a handler that catches it goes on', asy
   assert.deepEqual(errors, [true, true, true, true, true]);
 });
 
+test('renaming an end tag that is not in the input throws; before and after work there', async () => {
+  const errors = [];
+  const res = new HTMLRewriter().on('p', {
+    element(el) {
+      el.onEndTag((end) => {
+        try { end.name = 'div'; } catch (e) { errors.push(e instanceof TypeError); }
+        end.before('[').after(']');
+      });
+    },
+  }).transform(new Response('<p>a<p>b'));
+  assert.equal(await res.text(), '<p>a[]<p>b[]');
+  assert.deepEqual(errors, [true, true]);
+});
+
 test('an edit that is not caught fails the stream', async () => {
   const res = new HTMLRewriter().on('p', { element(el) { el.setAttribute('=', 'x'); } }).transform(new Response('<p>'));
   await assert.rejects(res.text(), TypeError);
