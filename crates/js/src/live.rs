@@ -2,13 +2,15 @@
 //! only during that call.
 //!
 //! A handler gets `&mut Element` (or `TextChunk`, …) valid for one call.
-//! JavaScript cannot hold a Rust reference, so [`enter`] publishes a raw
-//! pointer to the node in a thread-local slot, together with a fresh
-//! *token*, for exactly the duration of the JavaScript call, and clears it
+//! JavaScript cannot hold a Rust reference, so [`enter`] pushes a raw
+//! pointer to the node on a thread-local stack, together with a fresh
+//! *token*, for exactly the duration of the JavaScript call, and pops it
 //! when the call returns (or unwinds). JavaScript objects carry the token;
-//! [`with`] turns a token back into the node only while the slot holds that
-//! same token, so an object kept past its call gets an error, never a
-//! dangling pointer. This is the crate's only `unsafe` code.
+//! [`with`] turns a token back into the node only while the stack holds
+//! that same token, so an object kept past its call gets an error, never a
+//! dangling pointer. (The stack is deeper than one entry only when a
+//! handler runs another rewriter: then the outer node stays usable.) This
+//! is the crate's only `unsafe` code.
 
 #![allow(unsafe_code)]
 
@@ -126,17 +128,16 @@ struct Live {
 }
 
 thread_local! {
-    static LIVE: RefCell<Option<Live>> = const { RefCell::new(None) };
+    static LIVE: RefCell<Vec<Live>> = const { RefCell::new(Vec::new()) };
     static NEXT: Cell<u32> = const { Cell::new(0) };
 }
 
-/// Restores the slot's previous content when the call ends, however it ends.
-struct Exit(Option<Live>);
+/// Pops the call's entry (and any above it) when the call ends, however it ends.
+struct Exit(usize);
 
 impl Drop for Exit {
     fn drop(&mut self) {
-        let previous = self.0.take();
-        LIVE.with(|l| *l.borrow_mut() = previous);
+        LIVE.with(|l| l.borrow_mut().truncate(self.0));
     }
 }
 
@@ -152,8 +153,12 @@ pub(crate) fn enter<R>(ptr: Ptr, shared: &Rc<Shared>, f: impl FnOnce(u32) -> R) 
         g
     });
     let token = generation << 3 | kind;
-    let previous = LIVE.with(|l| l.borrow_mut().replace(Live { token, ptr, shared: shared.clone() }));
-    let _exit = Exit(previous);
+    let depth = LIVE.with(|l| {
+        let mut l = l.borrow_mut();
+        l.push(Live { token, ptr, shared: shared.clone() });
+        l.len() - 1
+    });
+    let _exit = Exit(depth);
     f(token)
 }
 
@@ -170,14 +175,16 @@ pub(crate) fn stale(token: u32) -> JsValue {
 pub(crate) fn with<R>(token: u32, f: impl FnOnce(Node<'_>, &Rc<Shared>) -> Result<R, JsValue>) -> Result<R, JsValue> {
     LIVE.with(|l| {
         let live = l.borrow();
-        let Some(live) = live.as_ref().filter(|live| live.token == token) else {
+        let Some(live) = live.iter().rev().find(|live| live.token == token) else {
             return Err(stale(token));
         };
-        // SAFETY: the slot holds the pointer only while `enter` runs, that
+        // SAFETY: the stack holds the pointer only while `enter` runs, that
         // is while the `&mut` it was made from is alive and unused (the
         // handler closure is blocked in the JavaScript call that led here).
         // One `Node` exists at a time: it lives for this call only, `f`
-        // does not reach the slot again, and wasm is single-threaded.
+        // does not reach the stack again (it calls no handler), entries are
+        // distinct nodes (a rewriter runs one handler at a time; a nested
+        // rewriter has its own nodes), and wasm is single-threaded.
         let node = unsafe {
             match &live.ptr {
                 Ptr::Element(p) => Node::Element(&mut **p),

@@ -3,7 +3,7 @@
 // their handler call throw; nothing is dropped silently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HTMLRewriter, StreamRewriter, responseOf } from './helpers.mjs';
+import { HTMLRewriter, StreamRewriter, responseOf, rewrite } from './helpers.mjs';
 
 test('a bad selector throws a TypeError naming it when .on is called', () => {
   for (const selector of ['p[', 'a >', '', '::before', 'p:hover']) {
@@ -137,4 +137,20 @@ test('re-entrant writes are refused', () => {
   const rw = new StreamRewriter(() => {});
   rw.on('p', { element() { rw.write('<b>'); } });
   assert.throws(() => rw.write('<p>'));
+});
+
+test('a rewriter used inside another rewriter\'s handler: both work, the outer node again after', async () => {
+  const inner = [];
+  const out = await rewrite('<p>x</p>', (rw) =>
+    rw.on('p', {
+      element(el) {
+        const nested = new StreamRewriter((c) => inner.push(new TextDecoder().decode(c)));
+        nested.on('b', { element(b) { b.setAttribute('in', el.tagName); } });
+        nested.write('<b>');
+        nested.end();
+        el.setAttribute('out', inner.join(''));
+      },
+    }));
+  assert.equal(inner.join(''), '<b in="p">');
+  assert.equal(out, '<p out="<b in=&quot;p&quot;>">x</p>');
 });
