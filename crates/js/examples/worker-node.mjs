@@ -1,6 +1,7 @@
 // Runs worker.mjs the way a Workers-like runtime does, in Node: `.wasm`
 // imports become a compiled WebAssembly.Module (a module load hook), the
 // module's fetch handler gets a Request and an env whose ORIGIN serves FILE.
+// Needs Node ≥ 20.6 (module.register).
 //   node crates/js/examples/worker-node.mjs examples/sample.html
 import { register } from 'node:module';
 import { readFile } from 'node:fs/promises';
