@@ -40,10 +40,8 @@ export interface EndTag {
   remove(): this;
 }
 
-/** A chunk of a text node. */
-export interface Text {
-  readonly text: string;
-  readonly lastInTextNode: boolean;
+/** What text chunks and comments share. */
+export interface ReplaceableNode {
   readonly removed: boolean;
   before(content: string, options?: ContentOptions): this;
   after(content: string, options?: ContentOptions): this;
@@ -51,14 +49,15 @@ export interface Text {
   remove(): this;
 }
 
+/** A chunk of a text node. */
+export interface Text extends ReplaceableNode {
+  readonly text: string;
+  readonly lastInTextNode: boolean;
+}
+
 /** A comment. */
-export interface Comment {
+export interface Comment extends ReplaceableNode {
   text: string;
-  readonly removed: boolean;
-  before(content: string, options?: ContentOptions): this;
-  after(content: string, options?: ContentOptions): this;
-  replace(content: string, options?: ContentOptions): this;
-  remove(): this;
 }
 
 /** The DOCTYPE. */
