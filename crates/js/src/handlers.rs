@@ -3,14 +3,13 @@
 
 use std::error::Error;
 use std::fmt;
-use std::ptr;
 
 use htrewrite::{HandlerResult, Local, Settings};
 use wasm_bindgen::JsValue;
 
 use std::rc::Rc;
 
-use crate::live::{self, Ptr, Shared};
+use crate::live::{self, Lent, Shared};
 
 /// What a registration handles, as `index.js` numbers it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,24 +79,18 @@ pub(crate) fn register(
 ) -> Settings<'static, Local> {
     let d = shared.clone();
     match kind {
-        Registration::Element => settings.element(selector, move |el| {
-            live::enter(Ptr::Element(ptr::from_mut(el).cast()), &d, |t| call(&d, index, t))
-        }),
-        Registration::Comments => settings.comments(selector, move |c| {
-            live::enter(Ptr::Comment(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t))
-        }),
-        Registration::Text => settings
-            .text(selector, move |c| live::enter(Ptr::Text(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t))),
-        Registration::Doctype => {
-            settings.doctype(move |c| live::enter(Ptr::Doctype(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t)))
+        Registration::Element => {
+            settings.element(selector, move |el| live::enter(Lent::Element(el), &d, |t| call(&d, index, t)))
         }
-        Registration::DocComments => settings
-            .doc_comments(move |c| live::enter(Ptr::Comment(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t))),
-        Registration::DocText => {
-            settings.doc_text(move |c| live::enter(Ptr::Text(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t)))
+        Registration::Comments => {
+            settings.comments(selector, move |c| live::enter(Lent::Comment(c), &d, |t| call(&d, index, t)))
         }
-        Registration::End => {
-            settings.end(move |c| live::enter(Ptr::DocumentEnd(ptr::from_mut(c).cast()), &d, |t| call(&d, index, t)))
+        Registration::Text => settings.text(selector, move |c| live::enter(Lent::Text(c), &d, |t| call(&d, index, t))),
+        Registration::Doctype => settings.doctype(move |c| live::enter(Lent::Doctype(c), &d, |t| call(&d, index, t))),
+        Registration::DocComments => {
+            settings.doc_comments(move |c| live::enter(Lent::Comment(c), &d, |t| call(&d, index, t)))
         }
+        Registration::DocText => settings.doc_text(move |c| live::enter(Lent::Text(c), &d, |t| call(&d, index, t))),
+        Registration::End => settings.end(move |c| live::enter(Lent::DocumentEnd(c), &d, |t| call(&d, index, t))),
     }
 }

@@ -73,10 +73,26 @@ impl Kind {
     }
 }
 
+/// The node a handler is called on, as the core lends it, for [`enter`].
+pub(crate) enum Lent<'n, 'r> {
+    /// An element's start.
+    Element(&'n mut Element<'r, 'static, Local>),
+    /// An element's end, with the name its end tag will have.
+    EndTag(&'n mut ElementEnd<'r>, Rc<RefCell<String>>),
+    /// A text chunk.
+    Text(&'n mut TextChunk<'r>),
+    /// A comment.
+    Comment(&'n mut Comment<'r>),
+    /// The DOCTYPE.
+    Doctype(&'n mut Doctype<'r>),
+    /// The document end.
+    DocumentEnd(&'n mut DocumentEnd<'r>),
+}
+
 /// A pointer to the node of the running handler. The lifetimes are erased:
-/// the pointer is only dereferenced while [`enter`] runs, which the borrow
-/// it was made from outlives.
-pub(crate) enum Ptr {
+/// the pointer is only dereferenced while [`enter`] runs, which holds the
+/// borrow it was made from.
+enum Ptr {
     /// An element's start.
     Element(*mut Element<'static, 'static, Local>),
     /// An element's end, with the name its end tag will have.
@@ -141,11 +157,18 @@ impl Drop for Exit {
     }
 }
 
-/// Publishes `ptr` under a fresh token for the duration of `f(token)`.
-///
-/// `ptr` must come from a `&mut` borrow that outlives this call and is not
-/// used while `f` runs (callers pass `node as *mut _` right before the call).
-pub(crate) fn enter<R>(ptr: Ptr, shared: &Rc<Shared>, f: impl FnOnce(u32) -> R) -> R {
+/// Publishes `node` under a fresh token for the duration of `f(token)`.
+/// `enter` holds the borrow for the whole call, so the node outlives its
+/// publication and nothing else uses it meanwhile.
+pub(crate) fn enter<R>(node: Lent<'_, '_>, shared: &Rc<Shared>, f: impl FnOnce(u32) -> R) -> R {
+    let ptr = match node {
+        Lent::Element(n) => Ptr::Element(std::ptr::from_mut(n).cast()),
+        Lent::EndTag(n, name) => Ptr::EndTag(std::ptr::from_mut(n).cast(), name),
+        Lent::Text(n) => Ptr::Text(std::ptr::from_mut(n).cast()),
+        Lent::Comment(n) => Ptr::Comment(std::ptr::from_mut(n).cast()),
+        Lent::Doctype(n) => Ptr::Doctype(std::ptr::from_mut(n).cast()),
+        Lent::DocumentEnd(n) => Ptr::DocumentEnd(std::ptr::from_mut(n).cast()),
+    };
     let kind = ptr.kind() as u32;
     let generation = NEXT.with(|n| {
         let g = n.get().wrapping_add(1) & 0x0fff_ffff;
@@ -178,9 +201,10 @@ pub(crate) fn with<R>(token: u32, f: impl FnOnce(Node<'_>, &Rc<Shared>) -> Resul
         let Some(live) = live.iter().rev().find(|live| live.token == token) else {
             return Err(stale(token));
         };
-        // SAFETY: the stack holds the pointer only while `enter` runs, that
-        // is while the `&mut` it was made from is alive and unused (the
-        // handler closure is blocked in the JavaScript call that led here).
+        // SAFETY: the stack holds the pointer only while `enter` runs, and
+        // `enter` holds the `&mut` borrow it was made from: the node is alive
+        // and nothing else uses it (the handler closure is blocked in the
+        // JavaScript call that led here).
         // One `Node` exists at a time: it lives for this call only, `f`
         // does not reach the stack again (it calls no handler), entries are
         // distinct nodes (a rewriter runs one handler at a time; a nested

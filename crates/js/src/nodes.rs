@@ -11,7 +11,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use crate::handlers;
-use crate::live::{self, Node, Ptr};
+use crate::live::{self, Lent, Node};
 use crate::rewriter::type_error;
 
 fn content_type(html: bool) -> ContentType {
@@ -239,8 +239,7 @@ pub fn on_end_tag(token: u32, id: u32) -> Result<(), JsValue> {
             let s = shared.clone();
             el.on_end(move |end| {
                 s.end_names.borrow_mut().remove(&end.id());
-                let ptr = Ptr::EndTag(std::ptr::from_mut(end).cast(), name.clone());
-                live::enter(ptr, &s, |t| handlers::call(&s, id, t))
+                live::enter(Lent::EndTag(end, name.clone()), &s, |t| handlers::call(&s, id, t))
             });
             Ok(())
         }
