@@ -1645,6 +1645,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         if self.core.error.is_some() || self.core.settled {
             if self.pass_through || self.core.settled {
                 self.core.out.extend_from_slice(t.raw());
+                self.flush_if_full();
             }
             return Feedback::default();
         }
@@ -1662,12 +1663,20 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             }
             self.core.token_done = true;
         }
+        self.flush_if_full();
+        fb
+    }
+}
+
+impl<K: HandlerKind> Feed<'_, '_, K> {
+    /// Hands the staged output to the sink once [`FLUSH_AT`] bytes are staged.
+    #[inline(always)]
+    fn flush_if_full(&mut self) {
         if self.core.out.len() >= FLUSH_AT
             && let Err(e) = (self.flush)(self.core.staged())
         {
             self.core.fail(RewritingError::Output(e));
         }
-        fb
     }
 }
 
