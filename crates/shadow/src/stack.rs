@@ -46,7 +46,9 @@ const HOLE_ID: NodeId = NodeId(u64::MAX - 1);
 struct Slot {
     /// The element's name key ([`NONE`] for a hole).
     key: u32,
-    /// For a hole at an end of its run of holes: the position of the other end.
+    /// For an element: the index of its name's list in `Stack::by_name`
+    /// (read when it is popped, without looking its key up). For a hole at
+    /// an end of its run of holes: the position of the other end.
     run: u32,
 }
 
@@ -69,9 +71,14 @@ pub(crate) struct Stack {
     live: usize,
     /// Name keys per namespace: lowercased name → key.
     keys: [HashMap<Box<str>, u32>; 3],
-    /// Per key: the positions of the elements with that key, in increasing
-    /// order (stale entries included; the last one valid).
+    /// Per key used so far (see `name_list`): the positions of the elements
+    /// with that key, in increasing order (stale entries included; the last
+    /// one valid).
     by_name: Vec<Vec<u32>>,
+    /// Per key: 1 + the index of its list in `by_name`, 0 before the first
+    /// element with the key (the lists are made on first use: a page uses
+    /// a few dozen of the 486 known names, and an empty list is 24 bytes).
+    name_list: Vec<u32>,
     /// Per key: the number of open elements with that key.
     key_refs: Vec<u32>,
     /// Keys no longer in use, to be handed out again.
@@ -92,7 +99,8 @@ impl Default for Stack {
             slots: Vec::new(),
             live: 0,
             keys: Default::default(),
-            by_name: vec![Vec::new(); names::COUNT],
+            by_name: Vec::new(),
+            name_list: vec![0; names::COUNT],
             key_refs: vec![0; names::COUNT],
             free_keys: Vec::new(),
             by_cat: Default::default(),
@@ -294,7 +302,7 @@ impl Stack {
     /// The positions of index list `list`.
     fn list(&mut self, list: List) -> &mut Vec<u32> {
         match list {
-            List::Name(k) => &mut self.by_name[k as usize],
+            List::Name(k) => &mut self.by_name[self.name_list[k as usize] as usize - 1],
             List::Cat(c) => &mut self.by_cat[c as usize],
         }
     }
@@ -325,8 +333,14 @@ impl Stack {
     /// says whether an entry is valid.)
     #[inline(always)]
     fn clean_name(&mut self, k: u32) {
+        self.clean_name_list(self.name_list[k as usize] as usize - 1, k);
+    }
+
+    /// [`Stack::clean_name`] given the list's index too.
+    #[inline(always)]
+    fn clean_name_list(&mut self, list: usize, k: u32) {
         let slots = &self.slots;
-        drop_stale(&mut self.by_name[k as usize], |q| slots.get(q).is_some_and(|s| s.key == k));
+        drop_stale(&mut self.by_name[list], |q| slots.get(q).is_some_and(|s| s.key == k));
     }
 
     /// [`Stack::clean_name`] for the list of category bit `c`.
@@ -342,6 +356,24 @@ impl Stack {
             List::Name(k) => self.clean_name(k),
             List::Cat(c) => self.clean_cat(c),
         }
+    }
+
+    /// The index in `by_name` of the list of name key `key`, made if new.
+    #[inline(always)]
+    fn name_list_of(&mut self, key: u32) -> usize {
+        match self.name_list[key as usize] {
+            0 => self.new_name_list(key),
+            i => i as usize - 1,
+        }
+    }
+
+    /// Makes the list of name key `key` (its first element); returns its index.
+    #[inline(never)]
+    fn new_name_list(&mut self, key: u32) -> usize {
+        self.by_name.push(Vec::new());
+        self.index_bytes += std::mem::size_of::<Vec<u32>>();
+        self.name_list[key as usize] = self.by_name.len() as u32;
+        self.by_name.len() - 1
     }
 
     /// The name key of `e`, made if new: its known id, else a key past `names::COUNT`.
@@ -361,9 +393,9 @@ impl Stack {
         let key = match self.free_keys.pop() {
             Some(key) => key,
             None => {
-                self.by_name.push(Vec::new());
+                self.name_list.push(0);
                 self.key_refs.push(0);
-                (self.by_name.len() - 1) as u32
+                (self.key_refs.len() - 1) as u32
             }
         };
         self.keys[ns_index(ns)].insert(k.into_owned().into_boxed_str(), key);
@@ -376,7 +408,7 @@ impl Stack {
     fn release(&mut self, key: u32, e: &OpenElement) {
         let refs = &mut self.key_refs[key as usize];
         *refs -= 1;
-        if *refs == 0 && key as usize >= names::COUNT && self.by_name.len() - self.free_keys.len() > names::COUNT + 256
+        if *refs == 0 && key as usize >= names::COUNT && self.key_refs.len() - self.free_keys.len() > names::COUNT + 256
         {
             self.keys[ns_index(e.ns)].remove(&*crate::stack::key(e.ns, &e.name));
             self.free_keys.push(key);
@@ -393,13 +425,14 @@ impl Stack {
         let p = self.items.len() as u32;
         let key = self.intern(&e);
         self.key_refs[key as usize] += 1;
-        Stack::append(&mut self.by_name[key as usize], p, &mut self.index_bytes);
+        let list = self.name_list_of(key);
+        Stack::append(&mut self.by_name[list], p, &mut self.index_bytes);
         for c in indexed(e.cats) {
             Stack::append(&mut self.by_cat[c as usize], p, &mut self.index_bytes);
         }
         self.pos_of.insert(e.id, p);
         self.items.push(e);
-        self.slots.push(Slot { key, run: NONE });
+        self.slots.push(Slot { key, run: list as u32 });
         self.live += 1;
     }
 
@@ -425,7 +458,7 @@ impl Stack {
         }
         // It was the last entry of each list it is in: those entries go,
         // with the stale ones under them.
-        self.clean_name(slot.key);
+        self.clean_name_list(slot.run as usize, slot.key);
         for c in indexed(e.cats) {
             self.clean_cat(c);
         }
@@ -442,11 +475,11 @@ impl Stack {
         tick(1);
         self.touched();
         let e = std::mem::replace(&mut self.items[i], OpenElement::hole());
-        let key = std::mem::replace(&mut self.slots[i], HOLE_SLOT).key;
+        let Slot { key, run: list } = std::mem::replace(&mut self.slots[i], HOLE_SLOT);
         self.pos_of.remove(&e.id);
         self.live -= 1;
         self.join_holes(i, i);
-        self.clean_name(key);
+        self.clean_name_list(list as usize, key);
         for c in indexed(e.cats) {
             self.clean_cat(c);
         }
@@ -505,7 +538,8 @@ impl Stack {
             let p = first + j;
             let key = self.intern(&e);
             self.key_refs[key as usize] += 1;
-            self.slots[p] = Slot { key, run: NONE };
+            let list = self.name_list_of(key);
+            self.slots[p] = Slot { key, run: list as u32 };
             self.pos_of.insert(e.id, p as u32);
             self.items[p] = e;
             self.live += 1;
@@ -590,7 +624,11 @@ impl Stack {
 
     /// Position of the topmost open element with known id `key`.
     pub(crate) fn topmost_known(&self, key: u32) -> Option<usize> {
-        self.by_name[key as usize].last().map(|&p| p as usize)
+        let list = *self.name_list.get(key as usize)?;
+        if list == 0 {
+            return None;
+        }
+        self.by_name[list as usize - 1].last().map(|&p| p as usize)
     }
 
     /// Position of the topmost HTML element with one of `names`.
@@ -691,12 +729,16 @@ impl Stack {
                 return Err(format!("{i}: wrong key"));
             }
         }
-        for k in 0..self.by_name.len() as u32 {
+        for k in 0..self.key_refs.len() as u32 {
             let refs = live.iter().filter(|&&i| self.slots[i].key == k).count();
             if refs != self.key_refs[k as usize] as usize {
                 return Err(format!("key {k}: {} refs, {refs} elements", self.key_refs[k as usize]));
             }
-            check_list(format!("key {k}"), &self.by_name[k as usize], List::Name(k))?;
+            let list = match self.name_list[k as usize] {
+                0 => &[][..],
+                i => &self.by_name[i as usize - 1][..],
+            };
+            check_list(format!("key {k}"), list, List::Name(k))?;
         }
         for c in 0..cat::INDEXED {
             check_list(format!("category {c}"), &self.by_cat[c], List::Cat(c as u32))?;
