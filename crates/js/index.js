@@ -5,20 +5,7 @@ import initWasm, {
   initSync as initWasmSync,
   CompiledSelectors,
   RawRewriter,
-  attributes,
-  doctype,
-  getAttribute,
-  insert,
   isEncodingLabel,
-  lastInTextNode,
-  name_or_text,
-  namespaceUri,
-  onEndTag,
-  remove,
-  removeAttribute,
-  removed,
-  setAttribute,
-  set_name_or_text,
   validateSelector,
 } from './pkg/htrewrite_js.js';
 
@@ -43,111 +30,129 @@ export function initSync(module) {
   initWasmSync({ module });
 }
 
-// Registration kinds (src/handlers.rs `Registration`) and token kinds (src/live.rs `Kind`).
+// Registration kinds (src/handlers.rs `Registration`) and node kinds (src/nodes.rs `Kind`).
 const ELEMENT = 0, COMMENTS = 1, TEXT = 2, DOCTYPE = 3, DOC_COMMENTS = 4, DOC_TEXT = 5, END = 6;
 const K_ELEMENT = 0, K_END_TAG = 1, K_TEXT = 2, K_COMMENT = 3, K_DOCTYPE = 4, K_DOCUMENT_END = 5;
-// Insertion places (src/nodes.rs `Place`).
+// Operations on a node (src/nodes.rs `Op`) and insertion places (`Place`).
+const INSERT = 0, REMOVE = 1, REMOVED = 2, NAME_OR_TEXT = 3, SET_NAME_OR_TEXT = 4, LAST_IN_TEXT_NODE = 5,
+  NAMESPACE_URI = 6, ATTRIBUTES = 7, GET_ATTRIBUTE = 8, SET_ATTRIBUTE = 9, REMOVE_ATTRIBUTE = 10,
+  ON_END_TAG = 11, DOCTYPE_FIELD = 12;
 const BEFORE = 0, AFTER = 1, PREPEND = 2, APPEND = 3, REPLACE = 4, INNER = 5;
 
 const isHtml = (options) => options != null && options.html === true;
 
-// The token of the handler call a node object belongs to (src/live.rs).
-const TOKEN = Symbol('htrewrite.token');
+// The handler call a node object belongs to: `{ op }`, where `op` applies an
+// operation to the node (src/handlers.rs `call`) and is `null` once the call
+// has returned.
+const CALL = Symbol('htrewrite.call');
+
+/** Applies operation `code` to `node` while its handler call runs. */
+function op(node, code, a, b, c) {
+  const apply = node[CALL].op;
+  if (apply === null) {
+    throw new Error(`this ${node.constructor.kind} is no longer valid: handlers may use it only during the call`);
+  }
+  return apply(code, a, b, c);
+}
 
 /** What every node with content around it has: `before` and `after`. */
 class Node {
-  constructor(token) { this[TOKEN] = token; }
+  constructor(call) { this[CALL] = call; }
   before(content, options) { return put(this, BEFORE, content, options); }
   after(content, options) { return put(this, AFTER, content, options); }
 }
 
 /** Inserts `content` at `place` of `node`; returns `node` (for chaining). */
 function put(node, place, content, options) {
-  insert(node[TOKEN], place, String(content), isHtml(options));
+  op(node, INSERT, place, String(content), isHtml(options));
   return node;
 }
 
 /** A node that can be replaced or removed: `Element`, `Text`, `Comment`. */
 class Replaceable extends Node {
-  get removed() { return removed(this[TOKEN]); }
+  get removed() { return op(this, REMOVED); }
   replace(content, options) { return put(this, REPLACE, content, options); }
   remove() {
-    remove(this[TOKEN], false);
+    op(this, REMOVE, false);
     return this;
   }
 }
 
 /** An element's start, for `element` handlers; valid during the handler call only. */
 class Element extends Replaceable {
+  static kind = 'Element';
   #session;
-  constructor(token, session) {
-    super(token);
+  constructor(call, session) {
+    super(call);
     this.#session = session;
   }
-  get tagName() { return name_or_text(this[TOKEN]); }
-  set tagName(name) { set_name_or_text(this[TOKEN], String(name)); }
-  get namespaceURI() { return namespaceUri(this[TOKEN]); }
-  get attributes() { return attributes(this[TOKEN])[Symbol.iterator](); }
-  getAttribute(name) { return getAttribute(this[TOKEN], String(name)) ?? null; }
-  hasAttribute(name) { return getAttribute(this[TOKEN], String(name)) !== undefined; }
+  get tagName() { return op(this, NAME_OR_TEXT); }
+  set tagName(name) { op(this, SET_NAME_OR_TEXT, String(name)); }
+  get namespaceURI() { return op(this, NAMESPACE_URI); }
+  get attributes() { return op(this, ATTRIBUTES)[Symbol.iterator](); }
+  getAttribute(name) { return op(this, GET_ATTRIBUTE, String(name)) ?? null; }
+  hasAttribute(name) { return op(this, GET_ATTRIBUTE, String(name)) !== undefined; }
   setAttribute(name, value) {
-    setAttribute(this[TOKEN], String(name), String(value));
+    op(this, SET_ATTRIBUTE, String(name), String(value));
     return this;
   }
   removeAttribute(name) {
-    removeAttribute(this[TOKEN], String(name));
+    op(this, REMOVE_ATTRIBUTE, String(name));
     return this;
   }
   prepend(content, options) { return put(this, PREPEND, content, options); }
   append(content, options) { return put(this, APPEND, content, options); }
   setInnerContent(content, options) { return put(this, INNER, content, options); }
   removeAndKeepContent() {
-    remove(this[TOKEN], true);
+    op(this, REMOVE, true);
     return this;
   }
   onEndTag(handler) {
     if (typeof handler !== 'function') throw new TypeError('onEndTag: the handler must be a function');
-    this.#session.onEndTag(this[TOKEN], handler);
+    this.#session.onEndTag(this, handler);
   }
 }
 
 /** An element's end, for `onEndTag` handlers. */
 class EndTag extends Node {
-  get name() { return name_or_text(this[TOKEN]); }
-  set name(name) { set_name_or_text(this[TOKEN], String(name)); }
+  static kind = 'EndTag';
+  get name() { return op(this, NAME_OR_TEXT); }
+  set name(name) { op(this, SET_NAME_OR_TEXT, String(name)); }
   remove() {
-    remove(this[TOKEN], false);
+    op(this, REMOVE, false);
     return this;
   }
 }
 
 /** A chunk of text, for `text` handlers. */
 class TextChunk extends Replaceable {
-  get text() { return name_or_text(this[TOKEN]); }
-  get lastInTextNode() { return lastInTextNode(this[TOKEN]); }
+  static kind = 'Text';
+  get text() { return op(this, NAME_OR_TEXT); }
+  get lastInTextNode() { return op(this, LAST_IN_TEXT_NODE); }
 }
 
 /** A comment, for `comments` handlers. */
 class Comment extends Replaceable {
-  get text() { return name_or_text(this[TOKEN]); }
-  set text(text) { set_name_or_text(this[TOKEN], String(text)); }
+  static kind = 'Comment';
+  get text() { return op(this, NAME_OR_TEXT); }
+  set text(text) { op(this, SET_NAME_OR_TEXT, String(text)); }
 }
 
 /** The DOCTYPE, for `doctype` handlers. */
 class Doctype {
-  #t;
-  constructor(token) { this.#t = token; }
-  get name() { return doctype(this.#t, 0) ?? null; }
-  get publicId() { return doctype(this.#t, 1) ?? null; }
-  get systemId() { return doctype(this.#t, 2) ?? null; }
+  static kind = 'Doctype';
+  constructor(call) { this[CALL] = call; }
+  get name() { return op(this, DOCTYPE_FIELD, 0) ?? null; }
+  get publicId() { return op(this, DOCTYPE_FIELD, 1) ?? null; }
+  get systemId() { return op(this, DOCTYPE_FIELD, 2) ?? null; }
 }
 
 /** The end of the document, for `end` handlers. */
 class DocumentEnd {
-  #t;
-  constructor(token) { this.#t = token; }
+  static kind = 'DocumentEnd';
+  constructor(call) { this[CALL] = call; }
   append(content, options) {
-    insert(this.#t, APPEND, String(content), isHtml(options));
+    op(this, INSERT, APPEND, String(content), isHtml(options));
     return this;
   }
 }
@@ -163,26 +168,23 @@ class Session {
     this.raw = new RawRewriter(
       Uint32Array.from(registrations, (r) => r.kind),
       registrations.map((r) => r.selector),
-      (index, token) => this.dispatch(index, token),
+      (index, kind, apply) => this.dispatch(index, kind, apply),
       compiled,
       encoding,
     );
   }
 
-  dispatch(index, token) {
+  dispatch(index, kind, apply) {
+    const call = { op: apply };
     try {
       let result;
-      switch (token & 7) {
-        case K_END_TAG: {
-          const handler = this.ends.get(index);
-          this.ends.delete(index);
-          result = handler(new EndTag(token));
-          break;
-        }
-        default: {
-          const { object, fn } = this.registrations[index];
-          result = fn.call(object, this.node(token));
-        }
+      if (kind === K_END_TAG) {
+        const handler = this.ends.get(index);
+        this.ends.delete(index);
+        result = handler(new EndTag(call));
+      } else {
+        const { object, fn } = this.registrations[index];
+        result = fn.call(object, this.node(kind, call));
       }
       if (result != null && typeof result.then === 'function') {
         throw new TypeError('htrewrite: a handler returned a Promise; async handlers are not supported');
@@ -190,24 +192,26 @@ class Session {
     } catch (e) {
       if (this.error === undefined) this.error = e;
       throw e;
+    } finally {
+      call.op = null;
     }
   }
 
-  node(token) {
-    switch (token & 7) {
-      case K_ELEMENT: return new Element(token, this);
-      case K_TEXT: return new TextChunk(token);
-      case K_COMMENT: return new Comment(token);
-      case K_DOCTYPE: return new Doctype(token);
-      case K_DOCUMENT_END: return new DocumentEnd(token);
-      default: throw new Error(`htrewrite: unknown node kind ${token & 7}`);
+  node(kind, call) {
+    switch (kind) {
+      case K_ELEMENT: return new Element(call, this);
+      case K_TEXT: return new TextChunk(call);
+      case K_COMMENT: return new Comment(call);
+      case K_DOCTYPE: return new Doctype(call);
+      case K_DOCUMENT_END: return new DocumentEnd(call);
+      default: throw new Error(`htrewrite: unknown node kind ${kind}`);
     }
   }
 
-  onEndTag(token, handler) {
+  onEndTag(element, handler) {
     const id = this.nextEnd;
     this.nextEnd = (this.nextEnd + 1) >>> 0;
-    onEndTag(token, id);
+    op(element, ON_END_TAG, id);
     this.ends.set(id, handler);
   }
 

@@ -12,22 +12,15 @@
 //! ## How a JavaScript handler edits a Rust node
 //! [`RawRewriter`] registers one Rust closure per JavaScript handler. When
 //! the core calls it with `&mut Element` (or a text chunk, comment, …), the
-//! closure publishes the node under a fresh token (`live.rs`) and calls the
-//! JavaScript dispatcher with the handler's index and the token; the
-//! JavaScript `Element` object built there calls this crate's exported
-//! functions (`elementSetAttribute(token, …)`), which reach the node through
-//! the token while the handler runs, and throw "this Element is no longer
-//! valid" after. So every read sees earlier edits, and every refused edit
-//! throws at the call, as the core's own methods decide.
-//!
-//! ## Why this crate allows `unsafe`
-//! The workspace forbids `unsafe_code`. This crate denies it, and allows it
-//! in `live.rs` alone: a node borrowed for one handler call must be
-//! reachable from JavaScript → Rust calls made during that call, which
-//! safe Rust cannot express (the borrow is not `'static`). `live.rs` keeps a
-//! raw pointer in a thread-local slot only while the call runs and checks a
-//! token on every use; its `SAFETY` comment gives the argument. The
-//! `wasm-bindgen` macro's own expansion needs no `allow`.
+//! closure calls the JavaScript dispatcher with the handler's index, the
+//! node's kind and a JavaScript function `op` that borrows the node: a
+//! wasm-bindgen `ScopedClosure`, valid only while the call runs. The
+//! JavaScript `Element` object built there turns each method into one `op`
+//! call (`op(SET_ATTRIBUTE, name, value)`, `nodes.rs`), and after the
+//! handler returns it throws "this Element is no longer valid". So every
+//! read sees earlier edits, every refused edit throws at the call, as the
+//! core's own methods decide, and the crate needs no `unsafe` code: the
+//! borrow checker ties the closure to the node's borrow.
 //!
 //! ## Guarantees
 //! Those of `htrewrite` (lossless, chunking-independent, context-safe text),
@@ -35,8 +28,26 @@
 //! corpus round trip through `transform()`, outputs split at every byte
 //! and at seeded random points, every API method, and handler errors.
 
+#![forbid(unsafe_code)]
+
+/// Defines an enum whose variants `index.js` passes as the numbers 0, 1, …
+/// in declaration order, with `from_u32` to read one.
+macro_rules! numbered {
+    ($(#[$meta:meta])* enum $name:ident { $($(#[$vmeta:meta])* $variant:ident,)+ }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) enum $name { $($(#[$vmeta])* $variant,)+ }
+
+        impl $name {
+            /// The variant numbered `n`.
+            pub(crate) fn from_u32(n: u32) -> Option<$name> {
+                [$($name::$variant),+].get(n as usize).copied()
+            }
+        }
+    };
+}
+
 mod handlers;
-mod live;
 mod nodes;
 mod rewriter;
 

@@ -1,234 +1,203 @@
 //! What the JavaScript `Element`, `EndTag`, `Text`, `Comment`, `Doctype` and
-//! `DocumentEnd` objects call: one exported function per operation, taking
-//! the object's token. Each checks that the token's handler call is still
-//! running (`live.rs`) and that the node is of a kind the operation applies to.
+//! `DocumentEnd` objects do: each method is one operation of [`apply`] on
+//! the node its handler call lent, checked against the node's kind.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use htrewrite::{ContentType, EditError};
+use htrewrite::{Comment, ContentType, Doctype, DocumentEnd, EditError, Element, ElementEnd, Local, TextChunk};
 use js_sys::Array;
-use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsValue;
 
-use crate::handlers;
-use crate::live::{self, Lent, Node};
+use crate::handlers::{self, Shared};
 use crate::rewriter::type_error;
 
-fn content_type(html: bool) -> ContentType {
-    if html { ContentType::Html } else { ContentType::Text }
+/// The kinds of node a handler gets, as `index.js` numbers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `Element`.
+    Element = 0,
+    /// `EndTag`.
+    EndTag = 1,
+    /// `Text`.
+    Text = 2,
+    /// `Comment`.
+    Comment = 3,
+    /// `Doctype`.
+    Doctype = 4,
+    /// `DocumentEnd`.
+    DocumentEnd = 5,
 }
 
-fn edit(result: Result<(), EditError>) -> Result<(), JsValue> {
-    result.map_err(type_error)
+/// The node a handler is called on, as the core lends it for the call.
+pub(crate) enum Lent<'n, 'r> {
+    /// An element's start.
+    Element(&'n mut Element<'r, 'static, Local>),
+    /// An element's end, with the name its end tag will have.
+    EndTag(&'n mut ElementEnd<'r>, Rc<RefCell<String>>),
+    /// A text chunk.
+    Text(&'n mut TextChunk<'r>),
+    /// A comment.
+    Comment(&'n mut Comment<'r>),
+    /// The DOCTYPE.
+    Doctype(&'n mut Doctype<'r>),
+    /// The document end.
+    DocumentEnd(&'n mut DocumentEnd<'r>),
+}
+
+impl Lent<'_, '_> {
+    /// The node's kind.
+    pub(crate) fn kind(&self) -> Kind {
+        match self {
+            Lent::Element(_) => Kind::Element,
+            Lent::EndTag(..) => Kind::EndTag,
+            Lent::Text(_) => Kind::Text,
+            Lent::Comment(_) => Kind::Comment,
+            Lent::Doctype(_) => Kind::Doctype,
+            Lent::DocumentEnd(_) => Kind::DocumentEnd,
+        }
+    }
+}
+
+numbered! {
+    /// The operations of [`apply`], as `index.js` numbers them; `a`, `b`, `c`
+    /// are the operation's arguments, in this order.
+    enum Op {
+        /// Inserts content `b` (HTML when `c`, else text escaped for where it
+        /// lands) at place `a` (`Place`), where the node has that place.
+        Insert,
+        /// Removes the node (an element with its content, an end tag alone);
+        /// with `a` on an element, its tags only.
+        Remove,
+        /// Whether the node was removed (or replaced).
+        Removed,
+        /// An element's or end tag's name (ASCII-lowercased), a text chunk's or
+        /// comment's text.
+        NameOrText,
+        /// Sets an element's or end tag's name, a comment's text, to `a`.
+        SetNameOrText,
+        /// Whether a text chunk is the last of its text node.
+        LastInTextNode,
+        /// An element's namespace URL.
+        NamespaceUri,
+        /// An element's attributes, in order, as `[name, value]` pairs.
+        Attributes,
+        /// An element's attribute `a` (ASCII case-insensitive), `undefined` when absent.
+        GetAttribute,
+        /// Sets an element's attribute `a` to `b`.
+        SetAttribute,
+        /// Removes an element's attribute `a`.
+        RemoveAttribute,
+        /// Registers end-tag handler `a` of the dispatcher on an element: it
+        /// runs as `dispatch(a, EndTag, op)` when the element ends.
+        OnEndTag,
+        /// A DOCTYPE's name (`a` = 0), public id (1) or system id (2);
+        /// `undefined` when absent.
+        Doctype,
+    }
+}
+
+numbered! {
+    /// Where [`Op::Insert`] puts content.
+    enum Place {
+        Before,
+        After,
+        Prepend,
+        Append,
+        Replace,
+        Inner,
+    }
+}
+
+fn edit(result: Result<(), EditError>) -> Result<JsValue, JsValue> {
+    result.map(|()| JsValue::UNDEFINED).map_err(type_error)
 }
 
 fn unsupported(what: &str) -> JsValue {
     type_error(format!("{what} is not supported on this node"))
 }
 
-/// Where [`insert`] puts content.
-#[derive(Debug, Clone, Copy)]
-enum Place {
-    Before = 0,
-    After = 1,
-    Prepend = 2,
-    Append = 3,
-    Replace = 4,
-    Inner = 5,
+/// A string argument (`index.js` passes `String(…)`).
+fn string(v: &JsValue) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| type_error("expected a string"))
 }
 
-impl Place {
-    /// Every place, in the order of the discriminants.
-    const ALL: [Place; 6] = [Place::Before, Place::After, Place::Prepend, Place::Append, Place::Replace, Place::Inner];
+/// A small number argument (an index or code from `index.js`).
+fn number(v: &JsValue) -> Result<u32, JsValue> {
+    match v.as_f64() {
+        Some(n) if (0.0..=f64::from(u32::MAX)).contains(&n) && n.fract() == 0.0 => Ok(n as u32),
+        _ => Err(type_error("expected an index")),
+    }
 }
 
-/// Inserts `content` (HTML when `html`, else text escaped for where it
-/// lands) at `place`: 0 before, 1 after, 2 prepend, 3 append, 4 replace,
-/// 5 set inner content; each where the node has it (`DocumentEnd`: append).
+fn owned(s: Option<&str>) -> JsValue {
+    s.map_or(JsValue::UNDEFINED, JsValue::from)
+}
+
+/// Applies operation `op` with arguments `a`, `b`, `c` to `node`.
 ///
 /// # Errors
-/// The core's refusal as a `TypeError`; an ended call; a place the node lacks.
-#[wasm_bindgen]
-pub fn insert(token: u32, place: u32, content: &str, html: bool) -> Result<(), JsValue> {
-    let ty = content_type(html);
-    let place = Place::ALL.get(place as usize).copied().ok_or_else(|| unsupported("this insertion"))?;
-    live::with(token, |node, _| match (node, place) {
-        (Node::Element(el), Place::Before) => edit(el.before(content, ty)),
-        (Node::Element(el), Place::After) => edit(el.after(content, ty)),
-        (Node::Element(el), Place::Prepend) => edit(el.prepend(content, ty)),
-        (Node::Element(el), Place::Append) => edit(el.append(content, ty)),
-        (Node::Element(el), Place::Replace) => edit(el.replace(content, ty)),
-        (Node::Element(el), Place::Inner) => edit(el.set_inner_content(content, ty)),
-        (Node::EndTag(end, _), Place::Before) => edit(end.before(content, ty)),
-        (Node::EndTag(end, _), Place::After) => edit(end.after(content, ty)),
-        (Node::Text(t), Place::Before) => edit(t.before(content, ty)),
-        (Node::Text(t), Place::After) => edit(t.after(content, ty)),
-        (Node::Text(t), Place::Replace) => edit(t.replace(content, ty)),
-        (Node::Comment(c), Place::Before) => edit(c.before(content, ty)),
-        (Node::Comment(c), Place::After) => edit(c.after(content, ty)),
-        (Node::Comment(c), Place::Replace) => edit(c.replace(content, ty)),
-        (Node::DocumentEnd(d), Place::Append) => edit(d.append(content, ty)),
-        _ => Err(unsupported("this insertion")),
-    })
-}
-
-/// Removes the node (an element with its content; an end tag alone); with
-/// `keep_content` on an element, its tags only.
-///
-/// # Errors
-/// An ended call; a node that cannot be removed.
-#[wasm_bindgen]
-pub fn remove(token: u32, keep_content: bool) -> Result<(), JsValue> {
-    live::with(token, |node, _| {
-        match node {
-            Node::Element(el) if keep_content => el.remove_and_keep_content(),
-            Node::Element(el) => el.remove(),
-            Node::EndTag(end, _) => end.remove_end_tag(),
-            Node::Text(t) => t.remove(),
-            Node::Comment(c) => c.remove(),
-            Node::Doctype(_) | Node::DocumentEnd(_) => return Err(unsupported("remove")),
+/// An unknown operation, an operation the node's kind lacks, or the core's
+/// refusal of an edit, as a `TypeError`.
+pub(crate) fn apply(
+    node: &mut Lent<'_, '_>,
+    shared: &Rc<Shared>,
+    op: u32,
+    a: &JsValue,
+    b: &JsValue,
+    c: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let op = Op::from_u32(op).ok_or_else(|| unsupported("this operation"))?;
+    match (op, node) {
+        (Op::Insert, node) => {
+            let place = Place::from_u32(number(a)?).ok_or_else(|| unsupported("this insertion"))?;
+            insert(node, place, &string(b)?, if c.is_truthy() { ContentType::Html } else { ContentType::Text })
         }
-        Ok(())
-    })
-}
-
-/// Whether the node was removed (or replaced).
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen]
-pub fn removed(token: u32) -> Result<bool, JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => Ok(el.removed()),
-        Node::Text(t) => Ok(t.removed()),
-        Node::Comment(c) => Ok(c.removed()),
-        _ => Err(unsupported("removed")),
-    })
-}
-
-/// A text chunk's text, a comment's text, an element's or end tag's name
-/// (ASCII-lowercased).
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen]
-pub fn name_or_text(token: u32) -> Result<String, JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => Ok(el.tag_name().into_owned()),
-        Node::EndTag(_, name) => Ok(name.borrow().clone()),
-        Node::Text(t) => Ok(t.as_str().to_owned()),
-        Node::Comment(c) => Ok(c.text().to_owned()),
-        _ => Err(unsupported("text")),
-    })
-}
-
-/// Sets a comment's text, an element's or end tag's name.
-///
-/// # Errors
-/// The core's refusal (`TypeError`); an ended call.
-#[wasm_bindgen]
-pub fn set_name_or_text(token: u32, value: &str) -> Result<(), JsValue> {
-    live::with(token, |node, shared| match node {
-        Node::Element(el) => {
-            edit(el.set_tag_name(value))?;
+        (Op::Remove, node) => {
+            match node {
+                Lent::Element(el) if a.is_truthy() => el.remove_and_keep_content(),
+                Lent::Element(el) => el.remove(),
+                Lent::EndTag(end, _) => end.remove_end_tag(),
+                Lent::Text(t) => t.remove(),
+                Lent::Comment(c) => c.remove(),
+                Lent::Doctype(_) | Lent::DocumentEnd(_) => return Err(unsupported("remove")),
+            }
+            Ok(JsValue::UNDEFINED)
+        }
+        (Op::Removed, Lent::Element(el)) => Ok(el.removed().into()),
+        (Op::Removed, Lent::Text(t)) => Ok(t.removed().into()),
+        (Op::Removed, Lent::Comment(c)) => Ok(c.removed().into()),
+        (Op::NameOrText, Lent::Element(el)) => Ok(el.tag_name().as_ref().into()),
+        (Op::NameOrText, Lent::EndTag(_, name)) => Ok(name.borrow().as_str().into()),
+        (Op::NameOrText, Lent::Text(t)) => Ok(t.as_str().into()),
+        (Op::NameOrText, Lent::Comment(c)) => Ok(c.text().into()),
+        (Op::SetNameOrText, Lent::Element(el)) => {
+            edit(el.set_tag_name(&string(a)?))?;
             if let Some(name) = shared.end_names.borrow().get(&el.id()) {
                 *name.borrow_mut() = el.tag_name().into_owned();
             }
-            Ok(())
+            Ok(JsValue::UNDEFINED)
         }
-        Node::EndTag(end, name) => {
-            edit(end.set_end_tag_name(value))?;
+        (Op::SetNameOrText, Lent::EndTag(end, name)) => {
+            let value = string(a)?;
+            edit(end.set_end_tag_name(&value))?;
             *name.borrow_mut() = value.to_ascii_lowercase();
-            Ok(())
+            Ok(JsValue::UNDEFINED)
         }
-        Node::Comment(c) => edit(c.set_text(value)),
-        _ => Err(unsupported("setting the text")),
-    })
-}
-
-/// Whether a text chunk is the last of its text node.
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen(js_name = lastInTextNode)]
-pub fn last_in_text_node(token: u32) -> Result<bool, JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Text(t) => Ok(t.last_in_text_node()),
-        _ => Err(unsupported("lastInTextNode")),
-    })
-}
-
-/// An element's namespace URL.
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen(js_name = namespaceUri)]
-pub fn namespace_uri(token: u32) -> Result<String, JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => Ok(el.namespace_uri().to_owned()),
-        _ => Err(unsupported("namespaceURI")),
-    })
-}
-
-/// An element's attributes, in order, as `[name, value]` pairs.
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen]
-pub fn attributes(token: u32) -> Result<Array, JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => {
-            Ok(el.attributes().into_iter().map(|a| Array::of2(&a.name.into(), &a.value.into())).collect())
-        }
-        _ => Err(unsupported("attributes")),
-    })
-}
-
-/// An element's attribute `name` (ASCII case-insensitive), `undefined` when absent.
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen(js_name = getAttribute)]
-pub fn get_attribute(token: u32, name: &str) -> Result<Option<String>, JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => Ok(el.get_attribute(name)),
-        _ => Err(unsupported("getAttribute")),
-    })
-}
-
-/// Sets an element's attribute.
-///
-/// # Errors
-/// An invalid name (`TypeError`), an element without a start tag; an ended call.
-#[wasm_bindgen(js_name = setAttribute)]
-pub fn set_attribute(token: u32, name: &str, value: &str) -> Result<(), JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => edit(el.set_attribute(name, value)),
-        _ => Err(unsupported("setAttribute")),
-    })
-}
-
-/// Removes an element's attribute.
-///
-/// # Errors
-/// An element without a start tag; an ended call.
-#[wasm_bindgen(js_name = removeAttribute)]
-pub fn remove_attribute(token: u32, name: &str) -> Result<(), JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Element(el) => edit(el.remove_attribute(name)),
-        _ => Err(unsupported("removeAttribute")),
-    })
-}
-
-/// Registers end-tag handler `id` of the dispatcher on an element: it runs
-/// as `dispatch(id, token)` with an `EndTag` token when the element ends.
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen(js_name = onEndTag)]
-pub fn on_end_tag(token: u32, id: u32) -> Result<(), JsValue> {
-    live::with(token, |node, shared| match node {
-        Node::Element(el) => {
+        (Op::SetNameOrText, Lent::Comment(c)) => edit(c.set_text(&string(a)?)),
+        (Op::LastInTextNode, Lent::Text(t)) => Ok(t.last_in_text_node().into()),
+        (Op::NamespaceUri, Lent::Element(el)) => Ok(el.namespace_uri().into()),
+        (Op::Attributes, Lent::Element(el)) => Ok(el
+            .attributes()
+            .into_iter()
+            .map(|attr| Array::of2(&attr.name.into(), &attr.value.into()))
+            .collect::<Array>()
+            .into()),
+        (Op::GetAttribute, Lent::Element(el)) => Ok(owned(el.get_attribute(&string(a)?).as_deref())),
+        (Op::SetAttribute, Lent::Element(el)) => edit(el.set_attribute(&string(a)?, &string(b)?)),
+        (Op::RemoveAttribute, Lent::Element(el)) => edit(el.remove_attribute(&string(a)?)),
+        (Op::OnEndTag, Lent::Element(el)) => {
+            let id = number(a)?;
             let name = Rc::clone(
                 shared
                     .end_names
@@ -239,27 +208,51 @@ pub fn on_end_tag(token: u32, id: u32) -> Result<(), JsValue> {
             let s = shared.clone();
             el.on_end(move |end| {
                 s.end_names.borrow_mut().remove(&end.id());
-                live::enter(Lent::EndTag(end, name.clone()), &s, |t| handlers::call(&s, id, t))
+                handlers::call(&s, id, Lent::EndTag(end, name.clone()))
             });
-            Ok(())
+            Ok(JsValue::UNDEFINED)
         }
-        _ => Err(unsupported("onEndTag")),
-    })
-}
-
-/// A DOCTYPE's name (`which` 0), public id (1) or system id (2); `undefined` when absent.
-///
-/// # Errors
-/// An ended call.
-#[wasm_bindgen]
-pub fn doctype(token: u32, which: u32) -> Result<Option<String>, JsValue> {
-    live::with(token, |node, _| match node {
-        Node::Doctype(d) => Ok(match which {
+        (Op::Doctype, Lent::Doctype(d)) => Ok(owned(match number(a)? {
             0 => d.name(),
             1 => d.public_id(),
             _ => d.system_id(),
-        }
-        .map(str::to_owned)),
-        _ => Err(unsupported("doctype fields")),
-    })
+        })),
+        (op, _) => Err(unsupported(match op {
+            Op::Removed => "removed",
+            Op::NameOrText => "text",
+            Op::SetNameOrText => "setting the text",
+            Op::LastInTextNode => "lastInTextNode",
+            Op::NamespaceUri => "namespaceURI",
+            Op::Attributes => "attributes",
+            Op::GetAttribute => "getAttribute",
+            Op::SetAttribute => "setAttribute",
+            Op::RemoveAttribute => "removeAttribute",
+            Op::OnEndTag => "onEndTag",
+            Op::Doctype => "doctype fields",
+            Op::Insert | Op::Remove => "this operation",
+        })),
+    }
+}
+
+/// Inserts `content` as `ty` at `place` of `node`, where the node has it
+/// (`DocumentEnd`: append only).
+fn insert(node: &mut Lent<'_, '_>, place: Place, content: &str, ty: ContentType) -> Result<JsValue, JsValue> {
+    match (node, place) {
+        (Lent::Element(el), Place::Before) => edit(el.before(content, ty)),
+        (Lent::Element(el), Place::After) => edit(el.after(content, ty)),
+        (Lent::Element(el), Place::Prepend) => edit(el.prepend(content, ty)),
+        (Lent::Element(el), Place::Append) => edit(el.append(content, ty)),
+        (Lent::Element(el), Place::Replace) => edit(el.replace(content, ty)),
+        (Lent::Element(el), Place::Inner) => edit(el.set_inner_content(content, ty)),
+        (Lent::EndTag(end, _), Place::Before) => edit(end.before(content, ty)),
+        (Lent::EndTag(end, _), Place::After) => edit(end.after(content, ty)),
+        (Lent::Text(t), Place::Before) => edit(t.before(content, ty)),
+        (Lent::Text(t), Place::After) => edit(t.after(content, ty)),
+        (Lent::Text(t), Place::Replace) => edit(t.replace(content, ty)),
+        (Lent::Comment(c), Place::Before) => edit(c.before(content, ty)),
+        (Lent::Comment(c), Place::After) => edit(c.after(content, ty)),
+        (Lent::Comment(c), Place::Replace) => edit(c.replace(content, ty)),
+        (Lent::DocumentEnd(d), Place::Append) => edit(d.append(content, ty)),
+        _ => Err(unsupported("this insertion")),
+    }
 }

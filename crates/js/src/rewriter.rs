@@ -9,8 +9,8 @@ use htrewrite::{Local, OutputSink, Rewriter, RewritingError, Selectors, Settings
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
+use crate::handlers::Shared;
 use crate::handlers::{self, Registration};
-use crate::live::Shared;
 
 /// Output collected during one `write` or `end`, handed to JavaScript in
 /// one piece (one crossing per call, not per token).
@@ -66,7 +66,7 @@ pub struct RawRewriter {
 #[wasm_bindgen]
 impl RawRewriter {
     /// A rewriter with registrations `kinds[i]` on `selectors[i]` (empty for
-    /// document handlers); handler `i` runs as `dispatch(i, token)`.
+    /// document handlers); handler `i` runs as `dispatch(i, kind, op)` (src/handlers.rs `call`).
     /// `encoding` is a WHATWG label (UTF-8 when absent).
     ///
     /// # Errors
