@@ -57,6 +57,8 @@ pub(crate) enum Entry {
 /// their signature (always so when there are two or more).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct NameList {
+    /// The name key.
+    key: u32,
     positions: Vec<u32>,
     all_signed: bool,
 }
@@ -68,7 +70,9 @@ struct NameList {
 pub(crate) struct FormattingList {
     entries: Vec<Entry>,
     markers: Vec<u32>,
-    /// By name key (a known id, so at most `names::COUNT` lists, kept once made).
+    /// By name key, in the order first used: formatting elements have one
+    /// of the Standard's 14 names, so a search is short, and the lists a
+    /// page never uses take no memory (a table by key was 3.8 KiB).
     by_name: Vec<NameList>,
     /// Signatures are SipHash values already: a cheap hash of them is enough.
     by_sig: IdMap<u64, Vec<u32>>,
@@ -199,13 +203,24 @@ impl FormattingList {
 
     /// The index list of name key `key`, made if new.
     fn name_list(&mut self, key: u32) -> &mut NameList {
-        // Formatting elements have known names: at most names::COUNT lists.
-        assert!((key as usize) < crate::names::COUNT, "formatting element without a known name");
-        let k = key as usize;
-        if k >= self.by_name.len() {
-            self.by_name.resize_with(k + 1, NameList::default);
-        }
-        &mut self.by_name[k]
+        let i = match self.by_name.iter().position(|l| l.key == key) {
+            Some(i) => i,
+            None => {
+                self.by_name.push(NameList { key, ..NameList::default() });
+                self.by_name.len() - 1
+            }
+        };
+        &mut self.by_name[i]
+    }
+
+    /// The index list of name key `key`, if made.
+    fn find_list(&self, key: u32) -> Option<&NameList> {
+        self.by_name.iter().find(|l| l.key == key)
+    }
+
+    /// [`FormattingList::find_list`], to change.
+    fn find_list_mut(&mut self, key: u32) -> Option<&mut NameList> {
+        self.by_name.iter_mut().find(|l| l.key == key)
     }
 
     fn push_entry(&mut self, e: Entry) {
@@ -263,7 +278,7 @@ impl FormattingList {
             }
             v.is_empty()
         };
-        if let Some(l) = self.by_name.get_mut(key as usize) {
+        if let Some(l) = self.by_name.iter_mut().find(|l| l.key == key) {
             trim(&mut l.positions);
         }
         // Empty signature lists are kept (no allocation when the signature comes
@@ -364,7 +379,7 @@ impl FormattingList {
             }
             v.is_empty()
         };
-        if let Some(l) = self.by_name.get_mut(key as usize) {
+        if let Some(l) = self.find_list_mut(key) {
             remove(&mut l.positions);
         }
         if let Some(sig) = sig
@@ -386,7 +401,7 @@ impl FormattingList {
     /// namesakes, in which case they all get their signatures (each element
     /// is signed once, so this is amortized O(1)) and so must it.
     fn prepare_signing(&mut self, key: u32) -> bool {
-        let Some(list) = self.by_name.get_mut(key as usize) else { return false };
+        let Some(list) = self.find_list_mut(key) else { return false };
         if list.positions.is_empty() {
             return false;
         }
@@ -508,7 +523,7 @@ impl FormattingList {
     pub(crate) fn last_named_after_marker(&self, name: &str) -> Option<usize> {
         let floor = self.after_last_marker();
         let key = crate::names::known(crate::Namespace::Html, name)?;
-        let i = *self.by_name.get(key as usize)?.positions.last()? as usize;
+        let i = *self.find_list(key)?.positions.last()? as usize;
         (i >= floor).then_some(i)
     }
 
@@ -573,16 +588,14 @@ impl FormattingList {
         let by_name: IdMap<u32, Vec<u32>> = self
             .by_name
             .iter()
-            .enumerate()
-            .filter(|(_, l)| !l.positions.is_empty())
-            .map(|(k, l)| Ok((k as u32, valid(&l.positions)?)))
+            .filter(|l| !l.positions.is_empty())
+            .map(|l| Ok((l.key, valid(&l.positions)?)))
             .collect::<Result<_, String>>()?;
         let fresh_by_name: IdMap<u32, Vec<u32>> = fresh
             .by_name
             .iter()
-            .enumerate()
-            .filter(|(_, l)| !l.positions.is_empty())
-            .map(|(k, l)| (k as u32, l.positions.clone()))
+            .filter(|l| !l.positions.is_empty())
+            .map(|l| (l.key, l.positions.clone()))
             .collect();
         for (key, positions) in &by_name {
             let name = crate::names::name(*key);

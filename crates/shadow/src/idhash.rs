@@ -53,7 +53,7 @@ pub(crate) struct PosMap {
     overflow: IdMap<crate::NodeId, u32>,
 }
 
-const SLOTS: usize = 256;
+const SLOTS: usize = 64;
 const FREE: u32 = u32::MAX;
 
 impl PosMap {

@@ -75,12 +75,12 @@ pub(crate) struct Stack {
     /// with that key, in increasing order (stale entries included; the last
     /// one valid).
     by_name: Vec<Vec<u32>>,
-    /// Per key: 1 + the index of its list in `by_name`, 0 before the first
-    /// element with the key (the lists are made on first use: a page uses
-    /// a few dozen of the 486 known names, and an empty list is 24 bytes).
-    name_list: Vec<u32>,
-    /// Per key: the number of open elements with that key.
-    key_refs: Vec<u32>,
+    /// Per known name key (`names`), grown to the largest used so far: its
+    /// list and references (a page uses a few dozen of the 486 known names:
+    /// a table for all was 3.8 KiB per rewriter).
+    known: Vec<KeyInfo>,
+    /// Per other name key (`names::COUNT` + i), likewise.
+    other: Vec<KeyInfo>,
     /// Keys no longer in use, to be handed out again.
     free_keys: Vec<u32>,
     /// Per indexed category: the positions of its elements, as `by_name`.
@@ -100,8 +100,8 @@ impl Default for Stack {
             live: 0,
             keys: Default::default(),
             by_name: Vec::new(),
-            name_list: vec![0; names::COUNT],
-            key_refs: vec![0; names::COUNT],
+            known: Vec::new(),
+            other: Vec::new(),
             free_keys: Vec::new(),
             by_cat: Default::default(),
             index_bytes: 0,
@@ -109,6 +109,17 @@ impl Default for Stack {
             view: OnceLock::new(),
         }
     }
+}
+
+/// What the stack keeps per name key.
+#[derive(Debug, Clone, Copy, Default)]
+struct KeyInfo {
+    /// 1 + the index of its list in `by_name`, 0 before the first element
+    /// with the key (the lists are made on first use, as an empty list is
+    /// 24 bytes).
+    list: u32,
+    /// The number of open elements with the key.
+    refs: u32,
 }
 
 fn ns_index(ns: Namespace) -> usize {
@@ -302,7 +313,10 @@ impl Stack {
     /// The positions of index list `list`.
     fn list(&mut self, list: List) -> &mut Vec<u32> {
         match list {
-            List::Name(k) => &mut self.by_name[self.name_list[k as usize] as usize - 1],
+            List::Name(k) => {
+                let list = self.key_info(k).list as usize - 1;
+                &mut self.by_name[list]
+            }
             List::Cat(c) => &mut self.by_cat[c as usize],
         }
     }
@@ -333,7 +347,8 @@ impl Stack {
     /// says whether an entry is valid.)
     #[inline(always)]
     fn clean_name(&mut self, k: u32) {
-        self.clean_name_list(self.name_list[k as usize] as usize - 1, k);
+        let list = self.key_info(k).list as usize - 1;
+        self.clean_name_list(list, k);
     }
 
     /// [`Stack::clean_name`] given the list's index too.
@@ -358,10 +373,43 @@ impl Stack {
         }
     }
 
-    /// The index in `by_name` of the list of name key `key`, made if new.
+    /// What the stack keeps for name key `key` (a known key's entry made if new).
     #[inline(always)]
-    fn name_list_of(&mut self, key: u32) -> usize {
-        match self.name_list[key as usize] {
+    fn key_info(&mut self, key: u32) -> &mut KeyInfo {
+        let k = key as usize;
+        if k < names::COUNT {
+            if k >= self.known.len() {
+                self.grow_known(k);
+            }
+            &mut self.known[k]
+        } else {
+            &mut self.other[k - names::COUNT]
+        }
+    }
+
+    /// Grows the known keys' table to hold key `k` (and a few more: a
+    /// page's names come in no order, and doubling would hold twice the
+    /// largest key).
+    #[inline(never)]
+    fn grow_known(&mut self, k: usize) {
+        let len = (k + 16).min(names::COUNT);
+        self.known.reserve_exact(len - self.known.len());
+        self.known.resize(len, KeyInfo::default());
+    }
+
+    /// What the stack keeps for name key `key`, if anything.
+    fn key_info_of(&self, key: u32) -> Option<&KeyInfo> {
+        let k = key as usize;
+        if k < names::COUNT { self.known.get(k) } else { self.other.get(k - names::COUNT) }
+    }
+
+    /// Counts one more element with name key `key`; returns the index in
+    /// `by_name` of the key's list, made if new.
+    #[inline(always)]
+    fn add_ref(&mut self, key: u32) -> usize {
+        let info = self.key_info(key);
+        info.refs += 1;
+        match info.list {
             0 => self.new_name_list(key),
             i => i as usize - 1,
         }
@@ -372,7 +420,7 @@ impl Stack {
     fn new_name_list(&mut self, key: u32) -> usize {
         self.by_name.push(Vec::new());
         self.index_bytes += std::mem::size_of::<Vec<u32>>();
-        self.name_list[key as usize] = self.by_name.len() as u32;
+        self.key_info(key).list = self.by_name.len() as u32;
         self.by_name.len() - 1
     }
 
@@ -393,9 +441,8 @@ impl Stack {
         let key = match self.free_keys.pop() {
             Some(key) => key,
             None => {
-                self.name_list.push(0);
-                self.key_refs.push(0);
-                (self.key_refs.len() - 1) as u32
+                self.other.push(KeyInfo::default());
+                (names::COUNT + self.other.len() - 1) as u32
             }
         };
         self.keys[ns_index(ns)].insert(k.into_owned().into_boxed_str(), key);
@@ -406,10 +453,10 @@ impl Stack {
     /// (the common tag names) and forgets the rest, so memory stays O(stack).
     #[inline(always)]
     fn release(&mut self, key: u32, e: &OpenElement) {
-        let refs = &mut self.key_refs[key as usize];
+        let in_use = names::COUNT + self.other.len() - self.free_keys.len();
+        let refs = &mut self.key_info(key).refs;
         *refs -= 1;
-        if *refs == 0 && key as usize >= names::COUNT && self.key_refs.len() - self.free_keys.len() > names::COUNT + 256
-        {
+        if *refs == 0 && key as usize >= names::COUNT && in_use > names::COUNT + 256 {
             self.keys[ns_index(e.ns)].remove(&*crate::stack::key(e.ns, &e.name));
             self.free_keys.push(key);
         }
@@ -424,8 +471,7 @@ impl Stack {
         self.touched();
         let p = self.items.len() as u32;
         let key = self.intern(&e);
-        self.key_refs[key as usize] += 1;
-        let list = self.name_list_of(key);
+        let list = self.add_ref(key);
         Stack::append(&mut self.by_name[list], p, &mut self.index_bytes);
         for c in indexed(e.cats) {
             Stack::append(&mut self.by_cat[c as usize], p, &mut self.index_bytes);
@@ -537,8 +583,7 @@ impl Stack {
             tick(1);
             let p = first + j;
             let key = self.intern(&e);
-            self.key_refs[key as usize] += 1;
-            let list = self.name_list_of(key);
+            let list = self.add_ref(key);
             self.slots[p] = Slot { key, run: list as u32 };
             self.pos_of.insert(e.id, p as u32);
             self.items[p] = e;
@@ -624,7 +669,7 @@ impl Stack {
 
     /// Position of the topmost open element with known id `key`.
     pub(crate) fn topmost_known(&self, key: u32) -> Option<usize> {
-        let list = *self.name_list.get(key as usize)?;
+        let list = self.key_info_of(key)?.list;
         if list == 0 {
             return None;
         }
@@ -729,12 +774,13 @@ impl Stack {
                 return Err(format!("{i}: wrong key"));
             }
         }
-        for k in 0..self.key_refs.len() as u32 {
+        for k in 0..(names::COUNT + self.other.len()) as u32 {
             let refs = live.iter().filter(|&&i| self.slots[i].key == k).count();
-            if refs != self.key_refs[k as usize] as usize {
-                return Err(format!("key {k}: {} refs, {refs} elements", self.key_refs[k as usize]));
+            let info = self.key_info_of(k).copied().unwrap_or_default();
+            if refs != info.refs as usize {
+                return Err(format!("key {k}: {} refs, {refs} elements", info.refs));
             }
-            let list = match self.name_list[k as usize] {
+            let list = match info.list {
                 0 => &[][..],
                 i => &self.by_name[i as usize - 1][..],
             };
