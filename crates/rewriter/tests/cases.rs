@@ -71,6 +71,8 @@ struct CaseSettings {
 }
 
 fn main() {
+    // Every token the in-body fast path takes is checked against the full rules.
+    htrewrite_shadow::check_fast_path(true);
     let args = Arguments::from_args();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases");
     let mut files: Vec<_> = std::fs::read_dir(&dir)

@@ -123,6 +123,8 @@ fn runner(cases: u32) -> TestRunner {
 }
 
 fn main() {
+    // Every token the in-body fast path takes is checked against the full rules.
+    htrewrite_shadow::check_fast_path(true);
     let args = Arguments::from_args();
     let trials = vec![
         Trial::test("noop_round_trip", || property(document(), |doc| round_trip(doc, true))),

@@ -360,6 +360,23 @@ impl Builder {
         position: Position,
         self_closing: bool,
     ) -> NodeId {
+        self.insert_at_known(s, name, names::known(ns, name), ns, attrs, origin, position, self_closing)
+    }
+
+    /// [`Builder::insert_at`] given `known`, what `names::known(ns, name)` returns.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn insert_at_known(
+        &mut self,
+        s: &mut dyn EventSink,
+        name: &str,
+        known: Option<u32>,
+        ns: Namespace,
+        attrs: &[ShadowAttr],
+        origin: Origin,
+        position: Position,
+        self_closing: bool,
+    ) -> NodeId {
         let id = self.new_id();
         // Elements made for the current start tag show its attributes only
         // when the sink wants them; the rules below read them all the same.
@@ -374,7 +391,7 @@ impl Builder {
                         || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
             });
         let parent = position.parent().unwrap_or(NodeId::DOCUMENT);
-        self.stack.push(OpenElement::new(id, name, ns, parent, annotation_xml_html));
+        self.stack.push(OpenElement::new_known(id, name, known, ns, parent, annotation_xml_html));
         if ns == Namespace::Html && matches!(name, "select" | "selectedcontent" | "option") {
             self.inserted_in_select(name, id, attrs);
         }
@@ -384,6 +401,19 @@ impl Builder {
     /// [Insert an HTML element](https://html.spec.whatwg.org/multipage/parsing.html#insert-an-html-element) for a start tag.
     pub(crate) fn insert_html_element(&mut self, s: &mut dyn EventSink, tag: &TagToken) -> NodeId {
         self.insert_html_element_with(s, tag, Origin::StartTag { span: tag.span }, false)
+    }
+
+    /// [`Builder::insert_html_element`] given `known`, what
+    /// `names::known(Namespace::Html, &tag.name)` returns.
+    pub(crate) fn insert_html_element_known(
+        &mut self,
+        s: &mut dyn EventSink,
+        tag: &TagToken,
+        known: Option<u32>,
+    ) -> NodeId {
+        let position = self.appropriate_place(None);
+        let origin = Origin::StartTag { span: tag.span };
+        self.insert_at_known(s, &tag.name, known, Namespace::Html, &tag.attrs, origin, position, false)
     }
 
     /// Inserts a void HTML element, pops it at once and acknowledges the self-closing flag.

@@ -591,12 +591,8 @@ impl FormattingList {
             .filter(|l| !l.positions.is_empty())
             .map(|l| Ok((l.key, valid(&l.positions)?)))
             .collect::<Result<_, String>>()?;
-        let fresh_by_name: IdMap<u32, Vec<u32>> = fresh
-            .by_name
-            .iter()
-            .filter(|l| !l.positions.is_empty())
-            .map(|l| (l.key, l.positions.clone()))
-            .collect();
+        let fresh_by_name: IdMap<u32, Vec<u32>> =
+            fresh.by_name.iter().filter(|l| !l.positions.is_empty()).map(|l| (l.key, l.positions.clone())).collect();
         for (key, positions) in &by_name {
             let name = crate::names::name(*key);
             let signed = |&j: &u32| matches!(&self.entries[j as usize], Entry::Element(f) if f.sig.is_some());

@@ -83,6 +83,7 @@ mod body;
 mod builder;
 mod doctype;
 mod event;
+mod fast;
 mod foreign;
 mod formatting;
 mod idhash;
@@ -102,6 +103,7 @@ pub use event::{
     AttrNamespace, CloseCause, Event, EventSink, Namespace, NoEvents, NodeId, Origin, OwnedEvent, PairingError,
     Position, QuirksMode, ShadowAttr,
 };
+pub use fast::{check_fast_path, fast_path_taken};
 pub use htrewrite_tokenizer::Feedback;
 pub use mode::InsertionMode;
 pub use shadow::{INSERTED_ONCE, OpenElement, Shadow, ShadowOptions, ShadowSink};

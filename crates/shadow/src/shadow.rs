@@ -824,8 +824,16 @@ impl Builder {
         let start = matches!(token, TreeToken::StartTag(_));
         match token {
             TreeToken::Text(t) => self.dispatch_text(t, s),
-            TreeToken::StartTag(t) => self.dispatch(Tok::Start(t), s),
-            TreeToken::EndTag(t) => self.dispatch(Tok::End(t), s),
+            TreeToken::StartTag(t) => {
+                if !self.in_body_fast_start(t, s) {
+                    self.dispatch(Tok::Start(t), s);
+                }
+            }
+            TreeToken::EndTag(t) => {
+                if !self.in_body_fast_end(t, s) {
+                    self.dispatch(Tok::End(t), s);
+                }
+            }
             TreeToken::Comment(d) => self.dispatch(Tok::Comment(CommentLike::Comment(d)), s),
             TreeToken::ProcessingInstruction { target, data } => {
                 self.dispatch(Tok::Comment(CommentLike::Pi(target, data)), s)

@@ -36,7 +36,7 @@ use crate::work::tick;
 use crate::{Namespace, NodeId, OpenElement};
 
 /// No position (no head), or the key of a hole.
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The id of a hole's placeholder entry (never an element's id).
 const HOLE_ID: NodeId = NodeId(u64::MAX - 1);
@@ -170,7 +170,21 @@ impl OpenElement {
     /// stack's vector instead of being returned and copied).
     #[inline(always)]
     pub(crate) fn new(id: NodeId, name: &str, ns: Namespace, parent: NodeId, annotation_xml_html: bool) -> OpenElement {
-        if let Some(k) = names::known(ns, name) {
+        OpenElement::new_known(id, name, names::known(ns, name), ns, parent, annotation_xml_html)
+    }
+
+    /// [`OpenElement::new`] given `known`, what `names::known(ns, name)` returns.
+    #[inline(always)]
+    pub(crate) fn new_known(
+        id: NodeId,
+        name: &str,
+        known: Option<u32>,
+        ns: Namespace,
+        parent: NodeId,
+        annotation_xml_html: bool,
+    ) -> OpenElement {
+        debug_assert_eq!(known, names::known(ns, name));
+        if let Some(k) = known {
             let cats = if annotation_xml_html { cats(ns, name, true) } else { names::cats_of(k) };
             return OpenElement { id, name: Name::Known(k), known: k, ns, parent, cats };
         }

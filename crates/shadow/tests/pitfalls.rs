@@ -220,6 +220,8 @@ const PITFALLS: &[Pitfall] = &[
 ];
 
 fn main() {
+    // Every token the in-body fast path takes is checked against the full rules.
+    htrewrite_shadow::check_fast_path(true);
     let args = Arguments::from_args();
     let mut names = std::collections::HashSet::new();
     let trials = PITFALLS

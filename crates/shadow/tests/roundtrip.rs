@@ -24,6 +24,8 @@ use htrewrite_shadow::OwnedEvent;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
+    // Every token the in-body fast path takes is checked against the full rules.
+    htrewrite_shadow::check_fast_path(true);
     let args = Arguments::from_args();
     let mut trials = Vec::new();
     for case in dat::load_all() {

@@ -1,0 +1,421 @@
+//! The common case of the ["in body" insertion mode](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody),
+//! taken before the [tree construction dispatcher](https://html.spec.whatwg.org/multipage/parsing.html#tree-construction-dispatcher)
+//! (issue 16).
+//!
+//! Most tags of a page are processed "in body" with the current node an
+//! HTML element, and most of those by one of four short rules of the
+//! Standard:
+//! - a start tag of "any other" name: reconstruct the active formatting
+//!   elements, insert an HTML element;
+//! - a start tag `address`, `article`, …, `div`, …, `ul`: close a `p`
+//!   element in button scope, insert an HTML element;
+//! - a start tag `b`, `big`, `code`, `em`, `font`, `i`, `s`, `small`,
+//!   `strike`, `strong`, `tt`, `u`: reconstruct, insert, push onto the list
+//!   of active formatting elements;
+//! - an end tag whose name is the current node's, an HTML element whose
+//!   in-body end-tag rule then pops just it (`</div>`, `</p>`, `</li>`,
+//!   `</span>`: every name but those below).
+//!
+//! [`Builder::in_body_fast_start`] and [`Builder::in_body_fast_end`] take
+//! exactly these, calling the same steps as the full rules
+//! (`body.rs`), and skip the dispatcher, the insertion mode's `match` and
+//! the full rules' match on the tag name. Everything else goes the full way.
+//!
+//! Proof that they agree: after [`check_fast_path`]`(true)` (this crate's
+//! tests call it), every token the fast path takes is also run through the
+//! full rules on a copy of the builder, and the events and the state must
+//! be equal, else it panics; the html5lib suites, the exhaustive documents,
+//! the round trips and `tests/fast_path.rs` (every known HTML name in
+//! several contexts, and the cases that must not take it) run so. Off, the
+//! check costs one relaxed atomic load per token taken.
+
+use crate::builder::Builder;
+use crate::mode::InsertionMode;
+use crate::names;
+use crate::token::{TagToken, Tok};
+use crate::{CloseCause, EventSink, Namespace};
+
+/// The start tag is "any other start tag".
+const ANY_OTHER: u8 = 1;
+/// The start tag closes a `p` element in button scope first.
+const CLOSES_P: u8 = 2;
+/// The start tag makes a formatting element (not `a` or `nobr`).
+const FORMATTING: u8 = 4;
+/// The end tag, when the current node is the HTML element of its name, pops it.
+const END_POPS_CURRENT: u8 = 8;
+
+/// Start tags with a rule of their own in body (besides those of
+/// [`CLOSES_P_NAMES`] and [`FORMATTING_NAMES`]): not taken. `noscript`
+/// depends on the scripting flag.
+const SPECIAL_START: &[&str] = &[
+    "html",
+    "base",
+    "basefont",
+    "bgsound",
+    "link",
+    "meta",
+    "noframes",
+    "script",
+    "style",
+    "template",
+    "title",
+    "body",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "pre",
+    "listing",
+    "form",
+    "li",
+    "dd",
+    "dt",
+    "plaintext",
+    "button",
+    "a",
+    "nobr",
+    "applet",
+    "marquee",
+    "object",
+    "table",
+    "area",
+    "br",
+    "embed",
+    "img",
+    "keygen",
+    "wbr",
+    "input",
+    "param",
+    "source",
+    "track",
+    "hr",
+    "image",
+    "textarea",
+    "xmp",
+    "iframe",
+    "noembed",
+    "noscript",
+    "select",
+    "option",
+    "optgroup",
+    "rb",
+    "rtc",
+    "rp",
+    "rt",
+    "math",
+    "svg",
+    "caption",
+    "col",
+    "colgroup",
+    "frame",
+    "head",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+];
+
+/// "A start tag whose tag name is one of: address, article, …": close a `p`
+/// element in button scope, insert an HTML element.
+const CLOSES_P_NAMES: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "header",
+    "hgroup",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "search",
+    "section",
+    "summary",
+    "ul",
+];
+
+/// "A start tag whose tag name is one of: b, big, …": reconstruct, insert,
+/// push onto the list of active formatting elements.
+const FORMATTING_NAMES: &[&str] = &["b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"];
+
+/// End tags whose rule in body does more than pop the current node when it
+/// is the element of that name: `template` (the template steps), `body` and
+/// `html` (they change the mode and pop nothing), `form` (the form element
+/// pointer), the formatting elements (the adoption agency also removes the
+/// element from the list of active formatting elements), `applet`,
+/// `marquee`, `object` (they clear the list to the last marker), `br` (it
+/// inserts a `br`).
+const SPECIAL_END: &[&str] = &[
+    "template", "body", "html", "form", "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike",
+    "strong", "tt", "u", "applet", "marquee", "object", "br",
+];
+
+/// The flags of each known HTML name (`names::html`), made at compile time.
+const FLAGS: [u8; names::COUNT] = {
+    let mut t = [0u8; names::COUNT];
+    let mut i = 0;
+    while i < names::COUNT {
+        // Names of other namespaces never match: the look-up is in HTML's.
+        t[i] = ANY_OTHER | END_POPS_CURRENT;
+        i += 1;
+    }
+    set(&mut t, SPECIAL_START, 0, ANY_OTHER);
+    set(&mut t, CLOSES_P_NAMES, CLOSES_P, ANY_OTHER);
+    set(&mut t, FORMATTING_NAMES, FORMATTING, ANY_OTHER);
+    set(&mut t, SPECIAL_END, 0, END_POPS_CURRENT);
+    t
+};
+
+/// Sets `on` and clears `off` for each of `list` in `t`.
+const fn set(t: &mut [u8; names::COUNT], list: &[&str], on: u8, off: u8) {
+    let mut i = 0;
+    while i < list.len() {
+        let id = names::html(list[i]) as usize;
+        t[id] = (t[id] & !off) | on;
+        i += 1;
+    }
+}
+
+/// The flags of the HTML element name whose id is `known` (`names::known`):
+/// a name outside the table has no rule of its own.
+#[inline(always)]
+fn flags(known: Option<u32>) -> u8 {
+    match known {
+        Some(id) => FLAGS[id as usize],
+        None => ANY_OTHER | END_POPS_CURRENT,
+    }
+}
+
+impl Builder {
+    /// Whether the dispatcher would process a tag by the rules of "in body":
+    /// the mode is "in body" and the adjusted current node is an HTML element.
+    #[inline(always)]
+    fn dispatches_to_in_body(&self) -> bool {
+        self.mode == InsertionMode::InBody
+            && self.started
+            && !self.stopped
+            && (self.context.is_none() || self.stack.live_len() > 1)
+            && self.stack.current().is_some_and(|e| e.ns == Namespace::Html)
+    }
+
+    /// Processes start tag `t` if it is one of the common case's; returns
+    /// whether it did (else the caller dispatches it).
+    #[inline]
+    pub(crate) fn in_body_fast_start(&mut self, t: &TagToken, s: &mut dyn EventSink) -> bool {
+        if !self.dispatches_to_in_body() {
+            return false;
+        }
+        let known = names::known(Namespace::Html, &t.name);
+        let f = flags(known);
+        if f & (ANY_OTHER | CLOSES_P | FORMATTING) == 0 {
+            return false;
+        }
+        let fast = |b: &mut Builder, s: &mut dyn EventSink| {
+            // As the dispatcher does for every token.
+            b.skip_newline = false;
+            if f & CLOSES_P != 0 {
+                b.close_p_if_in_button_scope(s);
+            } else {
+                b.reconstruct_active_formatting_elements(s);
+            }
+            let id = b.insert_html_element_known(s, t, known);
+            if f & FORMATTING != 0 {
+                b.push_formatting(t, id);
+            }
+        };
+        if check::enabled() {
+            self.checked(Tok::Start(t), s, fast)
+        } else {
+            fast(self, s)
+        }
+        true
+    }
+
+    /// Processes end tag `t` if it is the common case's; returns whether it
+    /// did (else the caller dispatches it).
+    #[inline]
+    pub(crate) fn in_body_fast_end(&mut self, t: &TagToken, s: &mut dyn EventSink) -> bool {
+        // The current node's known id is its name's (it is an HTML element).
+        if !self.dispatches_to_in_body()
+            || !self.stack.current().is_some_and(|e| {
+                e.name() == t.name && flags((e.known != crate::stack::NONE).then_some(e.known)) & END_POPS_CURRENT != 0
+            })
+        {
+            return false;
+        }
+        let fast = |b: &mut Builder, s: &mut dyn EventSink| {
+            b.skip_newline = false;
+            b.pop(s, CloseCause::EndTag { span: t.span });
+        };
+        if check::enabled() {
+            self.checked(Tok::End(t), s, fast)
+        } else {
+            fast(self, s)
+        }
+        true
+    }
+}
+
+pub use check::{check_fast_path, fast_path_taken};
+
+/// [`check_fast_path`]: the full rules run beside the fast path.
+mod check {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use crate::builder::Builder;
+    use crate::token::Tok;
+    use crate::{Event, EventSink, OwnedEvent};
+
+    /// Whether [`check_fast_path`] turned the check on.
+    static ENABLED: AtomicBool = AtomicBool::new(false);
+
+    thread_local! {
+        static TAKEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// For tests: from now on, in this process, every token the in-body fast
+    /// path takes (issue 16) also runs through the full tree construction
+    /// rules on a copy of the tree builder, and the events and state of both
+    /// must be equal, else it panics ("the fast path's events differ …").
+    /// Tokens with more than 64 open elements are counted but not compared
+    /// (the copy costs O(depth)). It makes parsing several times slower: not
+    /// for production. `false` turns it off.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// htrewrite_shadow::check_fast_path(true);
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let body = TagToken::new("body", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&body), Default::default(), &mut NoEvents);
+    /// let before = htrewrite_shadow::fast_path_taken();
+    /// let div = TagToken::new("div", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&div), Default::default(), &mut NoEvents);
+    /// assert_eq!(htrewrite_shadow::fast_path_taken(), before + 1); // checked, and equal
+    /// ```
+    ///
+    /// # Errors
+    /// None (a difference panics: it is a bug in the fast path).
+    pub fn check_fast_path(on: bool) {
+        ENABLED.store(on, Ordering::Relaxed);
+    }
+
+    /// How many tokens the fast path took on this thread while
+    /// [`check_fast_path`] was on.
+    ///
+    /// # Example
+    /// ```
+    /// let _taken: u64 = htrewrite_shadow::fast_path_taken();
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    pub fn fast_path_taken() -> u64 {
+        TAKEN.with(std::cell::Cell::get)
+    }
+
+    /// Whether the check is on.
+    #[inline(always)]
+    pub(super) fn enabled() -> bool {
+        ENABLED.load(Ordering::Relaxed)
+    }
+
+    /// The stack depth up to which a token is checked (copying the builder
+    /// costs O(depth), which would make deep documents quadratic).
+    const CHECKED_DEPTH: usize = 64;
+
+    /// Records the events the fast path makes while passing them on.
+    struct Tee<'s> {
+        inner: &'s mut dyn EventSink,
+        events: Vec<OwnedEvent>,
+    }
+
+    impl EventSink for Tee<'_> {
+        fn event(&mut self, e: Event<'_>) {
+            self.events.push(OwnedEvent::from(&e));
+            self.inner.event(e);
+        }
+        fn wants_text(&self) -> bool {
+            self.inner.wants_text()
+        }
+        fn wants_text_events(&self) -> bool {
+            self.inner.wants_text_events()
+        }
+        fn wants_start_tag_attributes(&self, name: &str) -> bool {
+            self.inner.wants_start_tag_attributes(name)
+        }
+    }
+
+    /// Collects the events of the full rules.
+    #[derive(Default)]
+    struct Record(Vec<OwnedEvent>);
+
+    impl EventSink for Record {
+        fn event(&mut self, e: Event<'_>) {
+            self.0.push(OwnedEvent::from(&e));
+        }
+    }
+
+    /// The builder's state as text: everything tree construction decides
+    /// (the stack's and the list's indexes are derived from their entries,
+    /// and a copy does not keep capacities, so they are left out; the
+    /// stack's own tests check the indexes).
+    fn comparable(b: &Builder) -> String {
+        let fmt: Vec<_> = (0..b.fmt.len()).map(|i| b.fmt.get(i)).collect();
+        format!(
+            "{:?}",
+            (
+                (b.mode, b.original_mode, &b.template_modes, b.stack.view(), fmt, &b.head, b.form),
+                (b.frameset_ok, b.quirks, b.foster_parenting, b.next_id, b.skip_newline, b.text_mode),
+                (&b.table_ws, b.table_foster, &b.html_attrs, &b.body, b.started, b.stopped, b.at_eof),
+                (&b.selects, &b.shadow_hosts),
+            )
+        )
+    }
+
+    impl Builder {
+        /// Runs the fast path `fast` for `tok`, and the full rules (the
+        /// dispatcher) for it on a copy, and compares them.
+        ///
+        /// # Panics
+        /// When their events or states differ: the fast path took a token
+        /// it should not have.
+        #[cold]
+        #[inline(never)]
+        pub(super) fn checked(
+            &mut self,
+            tok: Tok<'_>,
+            s: &mut dyn EventSink,
+            fast: impl FnOnce(&mut Builder, &mut dyn EventSink),
+        ) {
+            TAKEN.with(|n| n.set(n.get() + 1));
+            if self.stack.live_len() > CHECKED_DEPTH {
+                return fast(self, s);
+            }
+            let mut full = self.clone();
+            let mut events = Record::default();
+            full.dispatch(tok, &mut events);
+            let mut tee = Tee { inner: s, events: Vec::new() };
+            fast(self, &mut tee);
+            assert_eq!(tee.events, events.0, "the fast path's events differ from the full rules'");
+            let (a, b) = (comparable(self), comparable(&full));
+            assert!(a == b, "the fast path's state differs from the full rules':\nfast: {a}\nfull: {b}");
+        }
+    }
+}
