@@ -12,9 +12,16 @@
 //! - a start tag `b`, `big`, `code`, `em`, `font`, `i`, `s`, `small`,
 //!   `strike`, `strong`, `tt`, `u`: reconstruct, insert, push onto the list
 //!   of active formatting elements;
+//! - a start tag `a` while the list of active formatting elements has no
+//!   `a` after its last marker: as the formatting elements;
 //! - an end tag whose name is the current node's, an HTML element whose
 //!   in-body end-tag rule then pops just it (`</div>`, `</p>`, `</li>`,
-//!   `</span>`: every name but those below).
+//!   `</span>`: every name but those below);
+//! - an end tag of a formatting element (`</b>`, `</a>`, …) whose element
+//!   is the current node and the last entry of the list of active
+//!   formatting elements: the adoption agency algorithm then pops it and
+//!   removes it from the list (it is the formatting element of step 4.3,
+//!   open and in scope, with no furthest block above it: step 4.8).
 //!
 //! [`Builder::in_body_fast_start`] and [`Builder::in_body_fast_end`] take
 //! exactly these, calling the same steps as the full rules
@@ -43,6 +50,10 @@ const CLOSES_P: u8 = 2;
 const FORMATTING: u8 = 4;
 /// The end tag, when the current node is the HTML element of its name, pops it.
 const END_POPS_CURRENT: u8 = 8;
+/// The start tag `a`.
+const A_START: u8 = 16;
+/// The end tag runs the adoption agency algorithm.
+const ADOPTION_AGENCY_END: u8 = 32;
 
 /// Start tags with a rule of their own in body (besides those of
 /// [`CLOSES_P_NAMES`] and [`FORMATTING_NAMES`]): not taken. `noscript`
@@ -179,6 +190,9 @@ const FLAGS: [u8; names::COUNT] = {
     set(&mut t, CLOSES_P_NAMES, CLOSES_P, ANY_OTHER);
     set(&mut t, FORMATTING_NAMES, FORMATTING, ANY_OTHER);
     set(&mut t, SPECIAL_END, 0, END_POPS_CURRENT);
+    set(&mut t, &["a"], A_START, 0);
+    set(&mut t, FORMATTING_NAMES, ADOPTION_AGENCY_END, 0);
+    set(&mut t, &["a", "nobr"], ADOPTION_AGENCY_END, 0);
     t
 };
 
@@ -223,7 +237,9 @@ impl Builder {
         }
         let known = names::known(Namespace::Html, &t.name);
         let f = flags(known);
-        if f & (ANY_OTHER | CLOSES_P | FORMATTING) == 0 {
+        if f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START) == 0
+            || f & A_START != 0 && self.fmt.last_named_after_marker("a").is_some()
+        {
             return false;
         }
         let fast = |b: &mut Builder, s: &mut dyn EventSink| {
@@ -235,7 +251,7 @@ impl Builder {
                 b.reconstruct_active_formatting_elements(s);
             }
             let id = b.insert_html_element_known(s, t, known);
-            if f & FORMATTING != 0 {
+            if f & (FORMATTING | A_START) != 0 {
                 b.push_formatting(t, id);
             }
         };
@@ -251,17 +267,22 @@ impl Builder {
     /// did (else the caller dispatches it).
     #[inline]
     pub(crate) fn in_body_fast_end(&mut self, t: &TagToken, s: &mut dyn EventSink) -> bool {
+        if !self.dispatches_to_in_body() {
+            return false;
+        }
+        let Some(e) = self.stack.current().filter(|e| e.name() == t.name) else { return false };
         // The current node's known id is its name's (it is an HTML element).
-        if !self.dispatches_to_in_body()
-            || !self.stack.current().is_some_and(|e| {
-                e.name() == t.name && flags((e.known != crate::stack::NONE).then_some(e.known)) & END_POPS_CURRENT != 0
-            })
-        {
+        let f = flags((e.known != crate::stack::NONE).then_some(e.known));
+        let adopted = f & ADOPTION_AGENCY_END != 0;
+        if !(f & END_POPS_CURRENT != 0 || adopted && self.fmt.last_element_id() == Some(e.id)) {
             return false;
         }
         let fast = |b: &mut Builder, s: &mut dyn EventSink| {
             b.skip_newline = false;
             b.pop(s, CloseCause::EndTag { span: t.span });
+            if adopted {
+                b.fmt.kill(b.fmt.len() - 1);
+            }
         };
         if check::enabled() {
             self.checked(Tok::End(t), s, fast)

@@ -40,7 +40,9 @@ const CASES: &[(&str, &str, u64)] = &[
     ("div_start_and_end", "<body><div></div>", 2),
     ("any_other_names", "<body><span>x</span><section></section><my-widget>y</my-widget>", 6),
     ("div_closes_p", "<body><p>x<div>y</div>", 3),
-    ("formatting_start_only", "<body><b>x</b>", 1),
+    ("formatting_start_and_end", "<body><b>x</b>", 2),
+    ("a_start_and_end", "<body><a href=x>y</a>", 2),
+    ("formatting_end_after_inner_closed", "<body><b><span></span></b>", 4),
     ("reconstructs_before_any_other", "<body><p><b>x</p><span>y</span>", 4),
     ("end_of_li_and_ul", "<body><ul><li>x</li></ul>", 3),
     ("end_p_and_heading_when_current", "<body><p>x</p><h2>y</h2>", 3),
@@ -55,8 +57,16 @@ const CASES: &[(&str, &str, u64)] = &[
     // "in template" sends `<div>` to "in body" (full rules); `</div>` is then common.
     ("template_contents", "<template><div></div></template>", 1),
     ("end_tag_not_current", "<body><div><span></div>", 2),
-    ("formatting_end_tags", "<body><i><em>x</em></i>", 2),
-    ("a_and_nobr", "<body><a>x</a><nobr>y</nobr>", 0),
+    ("nested_formatting_end_tags", "<body><i><em>x</em></i>", 4),
+    // `<nobr>` has its own start rule; its end tag is the common adoption.
+    ("nobr", "<body><nobr>y</nobr>", 1),
+    // The adoption agency's other cases.
+    ("formatting_end_not_current", "<body><b><i>x</b>", 2),
+    ("formatting_end_with_furthest_block", "<body><b>x<p>y</b>", 2),
+    ("second_a_runs_the_adoption_agency", "<body><a>1<a>2</a>", 2),
+    // The fourth `<b>` drops the first from the list (Noah's Ark): its end
+    // tag is the adoption agency's step 2.
+    ("noahs_ark", "<body><b><b><b><b>x</b></b></b></b>", 7),
     ("form_end_tag", "<body><form></form>", 0),
     ("text_and_raw_text_elements", "<body><textarea>x</textarea><title>y</title><xmp>z</xmp>", 0),
     ("noscript_with_scripting", "<body><noscript>x</noscript>", 0),
