@@ -13,6 +13,7 @@ pub use encoding::encoding_sniff;
 pub use selectors::{random_selector_input, selector_parse};
 pub use shadow::tokenizer_shadow;
 
+use htrewrite_testkit::{Random, XorShift64Star};
 use htrewrite_tokenizer::{
     Doctype, Feedback, ParseError, Span, TextMode, Token, TokenKind, TokenSink, Tokenizer, text_mode_for_tag,
 };
@@ -49,7 +50,7 @@ pub fn tokenizer_roundtrip(data: &[u8]) {
 /// Chunk lengths (summing to `len`) derived from `seed`: mostly tiny chunks
 /// for some seeds, mixed sizes for others.
 fn split_points(seed: u16, len: usize) -> Vec<usize> {
-    let mut rng = Rng(u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = XorShift64Star::new(u64::from(seed));
     let max = match seed % 4 {
         0 => 1,
         1 => 4,
@@ -64,25 +65,6 @@ fn split_points(seed: u16, len: usize) -> Vec<usize> {
         left -= n;
     }
     out
-}
-
-/// xorshift64*: small, seeded, reproducible.
-#[derive(Debug, Clone)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
 }
 
 /// A token's decoded views, owned, for comparison.
@@ -276,7 +258,7 @@ pub struct Target {
     pub max_pieces: usize,
     /// The generator of random inputs for the replay runner (fed the
     /// parsed dictionary and the maximum number of pieces).
-    pub generate: fn(&mut Rng, &[Vec<u8>], usize) -> Vec<u8>,
+    pub generate: fn(&mut XorShift64Star, &[Vec<u8>], usize) -> Vec<u8>,
 }
 
 /// The libFuzzer dictionary of HTML syntax (targets 1–3).
@@ -374,7 +356,7 @@ const SPECIAL: [&[u8]; 7] = [b"\r", b"\r\n", b"\0", b"\xc3\xa9", b"\xef\xbf\xbe"
 /// A random HTML-like input: dictionary fragments, short random words and
 /// random bytes, with a random 2-byte seed in front (the
 /// [`tokenizer_roundtrip`] input format).
-pub fn random_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: usize) -> Vec<u8> {
+pub fn random_input(rng: &mut XorShift64Star, dictionary: &[Vec<u8>], max_pieces: usize) -> Vec<u8> {
     let mut out = (rng.next_u64() as u16).to_le_bytes().to_vec();
     for _ in 0..rng.below(max_pieces.max(1)) {
         match rng.below(10) {

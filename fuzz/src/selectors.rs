@@ -1,8 +1,7 @@
 //! Target 4: the selector parser.
 
 use htrewrite_selectors::{Namespaces, Program, SelectorList, select_with};
-
-use crate::Rng;
+use htrewrite_testkit::{Random, XorShift64Star};
 
 /// Documents the selectors are matched on: no-quirks and quirks, with
 /// classes, ids, attributes, siblings, tables (implied `tbody`), foreign
@@ -108,7 +107,7 @@ const COMBINATORS: [&str; 7] = [" ", " > ", "+", " ~ ", ">", " /**/ ", "\t+\n"];
 /// past or far past [`htrewrite_selectors::MAX_NESTING`]), then, in one input of three, up to 3 edits (a
 /// dictionary fragment inserted, or a byte removed) so that near misses are
 /// tried too.
-pub fn random_selector_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: usize) -> Vec<u8> {
+pub fn random_selector_input(rng: &mut XorShift64Star, dictionary: &[Vec<u8>], max_pieces: usize) -> Vec<u8> {
     let mut out = (rng.next_u64() as u16).to_le_bytes().to_vec();
     let mut text = String::new();
     selector_list(rng, max_pieces.max(1), 0, &mut text);
@@ -135,7 +134,7 @@ pub fn random_selector_input(rng: &mut Rng, dictionary: &[Vec<u8>], max_pieces: 
 }
 
 /// Appends a random selector list of at most `budget` compounds to `out`.
-fn selector_list(rng: &mut Rng, budget: usize, depth: usize, out: &mut String) {
+fn selector_list(rng: &mut XorShift64Star, budget: usize, depth: usize, out: &mut String) {
     for i in 0..1 + rng.below(3) {
         if i > 0 {
             out.push_str([",", ", ", " ,\n"][rng.below(3)]);

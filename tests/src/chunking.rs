@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::rng::{SplitMix64, fnv1a64};
+use htrewrite_testkit::{Random, SplitMix64, fnv1a64};
 
 /// One way of cutting an input into chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,12 +50,12 @@ impl Chunking {
                     0 => 4,
                     1 => 16,
                     2 => 256,
-                    _ => len.max(1) as u64,
+                    _ => len.max(1),
                 };
                 let mut points = Vec::new();
                 let mut pos = 0usize;
                 loop {
-                    pos += 1 + rng.below(max_chunk) as usize;
+                    pos += 1 + rng.below(max_chunk);
                     if pos >= len {
                         break;
                     }
@@ -63,7 +63,7 @@ impl Chunking {
                 }
                 // A random splitting that does not split is wasted: cut at least once.
                 if points.is_empty() && len >= 2 {
-                    points.push(1 + rng.below(len as u64 - 1) as usize);
+                    points.push(1 + rng.below(len - 1));
                 }
                 points
             }

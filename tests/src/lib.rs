@@ -20,7 +20,6 @@ pub mod expected_differences;
 pub mod harness;
 pub mod html5lib;
 mod paths;
-pub mod rng;
 pub mod tree_construction;
 
 pub use escape::{escape_bytes, escape_str, first_difference, sanitize_name};

@@ -1199,35 +1199,15 @@ pub fn decode_to_utf8<'a>(bytes: &'a [u8], encoding: &'static Encoding) -> Cow<'
 mod tests {
     use super::*;
     use encoding_rs::{EUC_JP, EUC_KR, GB18030, GBK, ISO_8859_2, ISO_8859_15, SHIFT_JIS, WINDOWS_1250};
+    use htrewrite_testkit::{Random, XorShift64Star, env_seed};
 
     // -----------------------------------------------------------------------------------------
-    // A tiny PRNG for the property tests (seed printed in every failure message).
+    // The property tests' generator (seed printed in every failure message).
     // -----------------------------------------------------------------------------------------
-
-    /// xorshift64*.
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Self {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
 
     /// Seeds to run: `HTREWRITE_SEED=n` replays one, otherwise 1..=count.
     fn seeds(count: u64) -> Vec<u64> {
-        match std::env::var("HTREWRITE_SEED") {
-            Ok(seed) => vec![seed.parse().expect("HTREWRITE_SEED is a u64")],
-            Err(_) => (1..=count).collect(),
-        }
+        env_seed().map_or_else(|| (1..=count).collect(), |seed| vec![seed])
     }
 
     fn name(result: Prescan) -> String {
@@ -1486,7 +1466,7 @@ mod tests {
             "<",
         ];
         for seed in seeds(300) {
-            let mut rng = Rng::new(seed);
+            let mut rng = XorShift64Star::new(seed);
             let mut document = String::new();
             let target = 900 + rng.below(300);
             while document.len() < target {
@@ -1872,7 +1852,7 @@ mod tests {
     #[test]
     fn front_back_round_trip_property() {
         for seed in seeds(2000) {
-            let mut rng = Rng::new(seed);
+            let mut rng = XorShift64Star::new(seed);
             let big_endian = rng.below(2) == 1;
             let length = rng.below(40);
             let units: Vec<u16> = (0..length)
@@ -1881,12 +1861,12 @@ mod tests {
                     1 => 0xD800 + rng.below(0x400) as u16,
                     2 => 0xDC00 + rng.below(0x400) as u16,
                     3 => [0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xFEFF, 0xFFFD, 0xFFFF][rng.below(7)],
-                    _ => rng.next() as u16,
+                    _ => rng.next_u64() as u16,
                 })
                 .collect();
             let mut source = utf16_bytes(&units, big_endian);
             if rng.below(4) == 0 {
-                source.push(rng.next() as u8);
+                source.push(rng.next_u64() as u8);
             }
             let mut front = Utf16Front::new(big_endian);
             let mut intermediate = Vec::new();

@@ -857,7 +857,7 @@ fn compare(doc: &str, totals: &Totals, cut: bool) -> Result<(), Failed> {
 /// Documents from a small tag alphabet that exercises implied tags, tables,
 /// lists, formatting elements and foreign content; seeded, printed on failure.
 fn proptest_documents(totals: &Totals) -> Result<(), Failed> {
-    let seed: u64 = std::env::var("HTREWRITE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5e1ec7);
+    let seed: u64 = htrewrite_testkit::env_seed().unwrap_or(0x5e1ec7);
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &key);

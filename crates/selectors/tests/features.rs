@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use htrewrite_selectors::{ErrorKind, MAX_NESTING, Matcher, Namespaces, Program, SelectorList, select, select_with};
 use htrewrite_shadow::{Event, Origin, Shadow, ShadowOptions, ShadowSink};
+use htrewrite_testkit::{Random, SplitMix64};
 use htrewrite_tokenizer::Tokenizer;
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -434,13 +435,12 @@ fn check_match(doc: &str, sel: &str, want: &[&str]) -> Result<(), Failed> {
         }
     }
     let seed = 0x9e37_79b9_u64 ^ doc.len() as u64;
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     for round in 0..8 {
         let mut chunks = Vec::new();
         let mut at = 0;
         while at < bytes.len() {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let n = 1 + (state >> 33) as usize % 5;
+            let n = 1 + rng.below(5);
             let end = (at + n).min(bytes.len());
             chunks.push(&bytes[at..end]);
             at = end;

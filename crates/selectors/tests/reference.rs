@@ -484,7 +484,7 @@ fn check(doc: &str) -> Result<(), Failed> {
 fn proptest_documents() -> Result<(), Failed> {
     use proptest::prelude::*;
     use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-    let seed: u64 = std::env::var("HTREWRITE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5e1ec7);
+    let seed: u64 = htrewrite_testkit::env_seed().unwrap_or(0x5e1ec7);
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &key);

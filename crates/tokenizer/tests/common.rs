@@ -1,6 +1,7 @@
 //! Helpers shared by the tokenizer's integration tests.
 #![allow(dead_code)]
 
+use htrewrite_testkit::{Random, SplitMix64};
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink, Tokenizer, text_mode_for_tag};
 
 /// A token as recorded by the tests: kind, span and raw bytes.
@@ -78,28 +79,16 @@ pub fn run(input: &[u8], splits: &[usize], policy: bool, start: Option<(TextMode
     sink.tokens
 }
 
-/// A small deterministic PRNG (SplitMix64) for seeded random splits.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next pseudo-random number.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// Sorted, distinct split points in `1..len` from a [`SplitMix64`] started at `seed`: at most 63
+/// of them, so a replayed seed gives the same points.
+pub fn random_splits(seed: u64, len: usize) -> Vec<usize> {
+    if len < 2 {
+        return Vec::new();
     }
-
-    /// Sorted, distinct split points in `1..len`.
-    pub fn splits(&mut self, len: usize) -> Vec<usize> {
-        if len < 2 {
-            return Vec::new();
-        }
-        let n = (self.next_u64() % (len as u64).min(64)) as usize;
-        let mut v: Vec<usize> = (0..n).map(|_| 1 + (self.next_u64() % (len as u64 - 1)) as usize).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
+    let mut rng = SplitMix64::new(seed);
+    let n = rng.below(len.min(64));
+    let mut v: Vec<usize> = (0..n).map(|_| 1 + rng.below(len - 1)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }

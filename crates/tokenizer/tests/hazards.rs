@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Rec, SplitMix, merge, run};
+use common::{Rec, merge, random_splits, run};
 use htrewrite_tokenizer::{CommentKind as C, DropReason as D, TextMode as M, TokenKind as K};
 
 /// A case: name, input, expected `(kind, raw)` sequence (adjacent text merged).
@@ -268,7 +268,7 @@ fn check(case: &Case) {
     let every: Vec<usize> = (1..input.len()).collect();
     assert_eq!(got(&run(input, &every, true, None)), want, "case {:?} split at every byte", case.0);
     for seed in 0..3u64 {
-        let splits = SplitMix(seed ^ 0x5eed).splits(input.len());
+        let splits = random_splits(seed ^ 0x5eed, input.len());
         assert_eq!(got(&run(input, &splits, true, None)), want, "case {:?} seed {seed} splits {splits:?}", case.0);
     }
 }

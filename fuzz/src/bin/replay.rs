@@ -19,7 +19,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use htrewrite_fuzz::{Rng, TARGETS, parse_dictionary};
+use htrewrite_fuzz::{TARGETS, parse_dictionary};
+use htrewrite_testkit::XorShift64Star;
 
 const USAGE: &str = "usage: replay [--target tokenizer_roundtrip|tokenizer_shadow|rewriter_random|selector_parse|encoding_sniff] \
                      [--random N] [--seed S] [--max-pieces P] [PATH...]";
@@ -118,7 +119,7 @@ fn run() -> Result<usize, String> {
     if random > 0 {
         let dictionary = parse_dictionary(target.dictionary);
         let max_pieces = max_pieces.unwrap_or(target.max_pieces);
-        let mut rng = Rng(seed | 1);
+        let mut rng = XorShift64Star::from_state(seed | 1);
         for i in 0..random {
             let data = (target.generate)(&mut rng, &dictionary, max_pieces);
             if let Some(message) = check(target.run, &data) {

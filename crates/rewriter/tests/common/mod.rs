@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use htrewrite::{Rewriter, RewritingError, Settings};
+use htrewrite_testkit::{Random, SplitMix64, fnv1a64};
 
 /// One way of cutting an input into chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,7 +15,7 @@ pub enum Chunking {
     Whole,
     /// One byte per chunk.
     Bytewise,
-    /// Random chunk lengths from a generator seeded with the seed.
+    /// Random chunk lengths from a [`SplitMix64`] seeded with the seed.
     Random(u64),
 }
 
@@ -28,23 +29,9 @@ impl std::fmt::Display for Chunking {
     }
 }
 
-/// 64-bit FNV-1a: a seed that does not change between Rust versions.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-/// SplitMix64 step.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Whole, every byte, and three random splittings seeded from `name`.
 pub fn chunkings(name: &str) -> [Chunking; 5] {
-    let seed = fnv1a(name.as_bytes());
+    let seed = fnv1a64(name.as_bytes());
     [
         Chunking::Whole,
         Chunking::Bytewise,
@@ -62,13 +49,13 @@ impl Chunking {
             Chunking::Bytewise if input.is_empty() => vec![input],
             Chunking::Bytewise => input.chunks(1).collect(),
             Chunking::Random(seed) => {
-                let mut state = seed;
+                let mut rng = SplitMix64::new(seed);
                 // The longest chunk: tiny, small, or up to the input.
-                let max = [3, 17, input.len().max(1)][(next(&mut state) % 3) as usize] as u64;
+                let max = [3, 17, input.len().max(1)][rng.below(3)];
                 let mut out = Vec::new();
                 let mut rest = input;
                 while !rest.is_empty() {
-                    let n = (1 + next(&mut state) % max) as usize;
+                    let n = 1 + rng.below(max);
                     let (a, b) = rest.split_at(n.min(rest.len()));
                     out.push(a);
                     rest = b;

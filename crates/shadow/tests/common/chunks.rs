@@ -5,6 +5,8 @@
 //! The seeds derive from the case name and `HTREWRITE_SEED` (a `u64`, default `0x5eed`), so a
 //! failure printed with its seed reproduces with `HTREWRITE_SEED=<base>` and the same filter.
 
+use htrewrite_testkit::{Random, SplitMix64, env_seed, fnv1a64};
+
 /// Inputs up to this many bytes are also fed one byte at a time.
 pub const EVERY_BYTE_LIMIT: usize = 256;
 
@@ -45,59 +47,19 @@ impl Chunking {
     }
 }
 
-/// The base seed: `HTREWRITE_SEED` or `0x5eed`.
+/// The base seed: `HTREWRITE_SEED` (decimal or `0x…`) or `0x5eed`.
 pub fn base_seed() -> u64 {
-    match std::env::var("HTREWRITE_SEED") {
-        Ok(s) => {
-            let s = s.trim();
-            let parsed = match s.strip_prefix("0x") {
-                Some(hex) => u64::from_str_radix(hex, 16),
-                None => s.parse(),
-            };
-            parsed.unwrap_or_else(|_| panic!("HTREWRITE_SEED={s:?} is not a u64"))
-        }
-        Err(_) => 0x5eed,
-    }
-}
-
-/// FNV-1a, to derive a seed from a case name.
-pub fn fnv1a(text: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-/// SplitMix64, a small PRNG good enough for choosing cut points.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next value.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A value in `1..=max`.
-    pub fn one_to(&mut self, max: usize) -> usize {
-        1 + (self.next_u64() % max.max(1) as u64) as usize
-    }
+    env_seed().unwrap_or(0x5eed)
 }
 
 /// Random chunk lengths for `len` bytes: mostly short chunks, sometimes long ones.
 pub fn random_lengths(len: usize, seed: u64) -> Vec<usize> {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut lengths = Vec::new();
     let mut left = len;
     while left > 0 {
         let max = if rng.next_u64().is_multiple_of(4) { 64 } else { 8 };
-        let n = rng.one_to(max).min(left);
+        let n = (1 + rng.below(max)).min(left);
         lengths.push(n);
         left -= n;
     }
@@ -117,7 +79,8 @@ pub fn chunkings(name: &str, len: usize) -> Vec<Chunking> {
     if len > 1 {
         let base = base_seed();
         for k in 0..RANDOM_SPLITS {
-            let seed = SplitMix64(base ^ fnv1a(name) ^ k.wrapping_mul(0x1234_5678_9abc_def1)).next_u64();
+            let seed =
+                SplitMix64::new(base ^ fnv1a64(name.as_bytes()) ^ k.wrapping_mul(0x1234_5678_9abc_def1)).next_u64();
             out.push(Chunking {
                 name: format!("random seed={seed:#018x} (HTREWRITE_SEED={base:#x})"),
                 lengths: random_lengths(len, seed),
