@@ -314,6 +314,14 @@ pub fn parse_size(s: &str) -> Option<usize> {
     digits.parse::<usize>().ok().map(|d| d * mult)
 }
 
+/// [`parse_size`] for a command-line value of the `count` and `rewrite` binaries: a byte count
+/// greater than 0, or a message for the usage error.
+pub fn parse_byte_count(s: &str) -> Result<usize, String> {
+    parse_size(s)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{s:?} is not a positive byte count such as 65536, 64K or 1M"))
+}
+
 /// Peak live heap bytes while `f` runs (allocations made before are not
 /// counted), read from dhat's counting allocator: the calling binary must
 /// have `dhat::Alloc` as its global allocator, and only one such
@@ -378,5 +386,7 @@ mod tests {
         assert_eq!(parse_size("512k"), Some(512 << 10));
         assert_eq!(parse_size("100"), Some(100));
         assert_eq!(parse_size("x"), None);
+        assert_eq!(parse_byte_count("64K"), Ok(64 << 10));
+        assert!(parse_byte_count("0").is_err() && parse_byte_count("x").is_err());
     }
 }

@@ -15,21 +15,34 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use clap::Parser;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 
+/// A bounded HTTP/1.1 load client: REQUESTS GETs of URL over CONNECTIONS keep-alive connections,
+/// stopped after SECONDS; prints one line, exits 1 if any request failed or was not 2xx.
+#[derive(Debug, Parser)]
+#[command(name = "load")]
+struct Args {
+    /// The page to GET (`http://HOST:PORT/PATH`).
+    #[arg(value_name = "URL")]
+    url: http::Uri,
+    /// Requests in all.
+    #[arg(value_name = "REQUESTS", default_value_t = 2000)]
+    requests: u64,
+    /// Keep-alive connections the requests share.
+    #[arg(value_name = "CONNECTIONS", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
+    connections: u64,
+    /// The time limit: requests not started by then are not made.
+    #[arg(value_name = "SECONDS", default_value_t = 30)]
+    seconds: u64,
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(url) = args.first().cloned() else {
-        eprintln!("usage: load URL [REQUESTS] [CONNECTIONS] [SECONDS]");
-        return ExitCode::FAILURE;
-    };
-    let arg = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
-    let (requests, connections, seconds) = (arg(1, 2000), arg(2, 8), arg(3, 30));
+    let Args { url: uri, requests, connections, seconds } = Args::parse();
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let ok = runtime.block_on(async move {
-        let uri: http::Uri = url.parse().expect("URL");
         let client = Client::builder(TokioExecutor::new()).pool_max_idle_per_host(connections as usize).build_http();
         let next = Arc::new(AtomicU64::new(0));
         let completed = Arc::new(AtomicU64::new(0));

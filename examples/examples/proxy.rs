@@ -23,75 +23,96 @@
 //! passes through unchanged). Set `RUST_LOG`-style tracing with a subscriber
 //! of your own; this example prints the layer's counters on Ctrl-C.
 
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
+use clap::Parser;
 use htrewrite_cli::parse_size;
 use htrewrite_cli::rules::RuleSet;
 use htrewrite_examples::proxy::{Config, serve};
 
-const USAGE: &str = "usage: proxy --upstream http://HOST:PORT [--listen ADDR:PORT] [--rules FILE.toml] \
-                     [--inject-head HTML] [--upstream-timeout SECONDS] [--client-timeout SECONDS] \
-                     [--max-connections N] [--memory-limit SIZE] [--public-url URL]";
+/// A reverse proxy that rewrites the HTML pages of one upstream in flight.
+#[derive(Debug, Parser)]
+#[command(name = "proxy", max_term_width = 100)]
+struct Args {
+    /// Where to listen.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// The upstream, `http://HOST[:PORT]`.
+    #[arg(long, value_name = "URL", value_parser = upstream)]
+    upstream: http::Uri,
+    /// Apply the rules of a TOML rules file (the CLI's format, `htrewrite_cli::rules`).
+    #[arg(long, value_name = "FILE.toml")]
+    rules: Option<PathBuf>,
+    /// Append this HTML at the end of `<head>`.
+    #[arg(long, value_name = "HTML")]
+    inject_head: Option<String>,
+    /// Seconds the upstream may send nothing: a 504 before the response head, a truncated
+    /// response after it [default: 30].
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    upstream_timeout: Option<Duration>,
+    /// Seconds a client gets to send a request head, and between two requests on a
+    /// connection [default: 30].
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    client_timeout: Option<Duration>,
+    /// Connections served at once; more wait [default: 1024].
+    #[arg(long, value_name = "N")]
+    max_connections: Option<NonZeroUsize>,
+    /// Each page's rewriter holds at most this much (`64M`; `0` for none); past it the rest of
+    /// the page passes through unchanged [default: 64M].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory_limit: Option<usize>,
+    /// The proxy's public origin: absolute links and `Location` headers pointing at the upstream
+    /// are rewritten to it (never to the client's `Host`).
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+}
+
+/// `--upstream`: an `http://` URL with a host.
+fn upstream(value: &str) -> Result<http::Uri, String> {
+    let uri: http::Uri = value.parse().map_err(|e| format!("{e}"))?;
+    if uri.scheme_str() != Some("http") || uri.authority().is_none() {
+        return Err("must be http://HOST[:PORT]".into());
+    }
+    Ok(uri)
+}
+
+/// A positive number of seconds (fractions allowed: `0.5`).
+fn seconds(value: &str) -> Result<Duration, String> {
+    let secs: f64 = value.parse().map_err(|e| format!("{e}"))?;
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| "must be a positive number of seconds".to_owned())
+}
 
 fn main() -> ExitCode {
-    match run() {
+    match run(Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("proxy: {message}\n{USAGE}");
+            eprintln!("proxy: {message}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run() -> Result<(), String> {
-    let mut listen = "127.0.0.1:8080".to_string();
-    let mut upstream = None;
-    // The upstream is set below, once known.
-    let mut config = Config::new(http::Uri::default());
-    let seconds = |flag: &str, value: String| -> Result<std::time::Duration, String> {
-        let secs: f64 = value.parse().map_err(|e| format!("{flag}: {e}"))?;
-        std::time::Duration::try_from_secs_f64(secs)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| format!("{flag} must be a positive number of seconds"))
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--listen" => listen = value()?,
-            "--upstream" => upstream = Some(value()?),
-            "--rules" => {
-                let path = value()?;
-                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
-                let set = RuleSet::from_toml_str(&text).map_err(|e| format!("{path}: {e}"))?;
-                config.rules.rule_set = Some(Arc::new(set));
-            }
-            "--inject-head" => config.rules.inject_head = Some(value()?),
-            "--upstream-timeout" => config.upstream_timeout = seconds(&arg, value()?)?,
-            "--client-timeout" => config.client_timeout = seconds(&arg, value()?)?,
-            "--max-connections" => {
-                config.max_connections =
-                    value()?.parse().ok().filter(|&n| n > 0).ok_or("--max-connections must be a positive integer")?;
-            }
-            "--public-url" => config.public_url = Some(value()?),
-            "--memory-limit" => {
-                config.memory_limit = parse_size(&value()?).map_err(|e| format!("--memory-limit: {e}"))?
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            other => return Err(format!("unknown argument {other:?}")),
-        }
+fn run(args: Args) -> Result<(), String> {
+    let mut config = Config::new(args.upstream.clone());
+    if let Some(path) = &args.rules {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let set = RuleSet::from_toml_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        config.rules.rule_set = Some(Arc::new(set));
     }
-    let upstream: http::Uri =
-        upstream.ok_or("--upstream is required")?.parse().map_err(|e| format!("--upstream: {e}"))?;
-    if upstream.scheme_str() != Some("http") || upstream.authority().is_none() {
-        return Err("--upstream must be http://HOST[:PORT]".into());
-    }
-    config.upstream = upstream.clone();
+    config.rules.inject_head = args.inject_head;
+    config.upstream_timeout = args.upstream_timeout.unwrap_or(config.upstream_timeout);
+    config.client_timeout = args.client_timeout.unwrap_or(config.client_timeout);
+    config.max_connections = args.max_connections.map_or(config.max_connections, NonZeroUsize::get);
+    config.memory_limit = args.memory_limit.unwrap_or(config.memory_limit);
+    config.public_url = args.public_url;
+    let (listen, upstream) = (args.listen, args.upstream);
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("{listen}: {e}"))?;

@@ -19,18 +19,42 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use htrewrite_fuzz::{TARGETS, parse_dictionary};
+use clap::Parser;
+use clap::builder::PossibleValuesParser;
+use htrewrite_fuzz::{TARGETS, Target, parse_dictionary};
 use htrewrite_testkit::XorShift64Star;
 
-const USAGE: &str = "usage: replay [--target tokenizer_roundtrip|tokenizer_shadow|rewriter_random|selector_parse|encoding_sniff] \
-                     [--random N] [--seed S] [--max-pieces P] [PATH...]";
+/// Runs the fuzz targets without libFuzzer: replays files and generates random inputs from the
+/// target's dictionary. Exits 1 if any input fails, 2 on a usage or read error.
+#[derive(Debug, Parser)]
+#[command(name = "replay")]
+struct Args {
+    /// The fuzz target.
+    #[arg(long, value_name = "NAME", default_value = TARGETS[0].name,
+          value_parser = PossibleValuesParser::new(TARGETS.map(|t| t.name)))]
+    target: String,
+    /// Also run N inputs generated from the target's dictionary.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    random: usize,
+    /// The generator's seed (default: from the clock; printed either way).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// At most P dictionary pieces per generated input (default: the target's).
+    #[arg(long, value_name = "P")]
+    max_pieces: Option<usize>,
+    /// Inputs in the target's format: files, or folders read recursively.
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+}
 
 fn main() -> ExitCode {
-    match run() {
+    let args = Args::parse();
+    let target = *TARGETS.iter().find(|t| t.name == args.target).expect("clap accepts only the targets' names");
+    match run(&args, target) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(_) => ExitCode::FAILURE,
         Err(message) => {
-            eprintln!("replay: {message}\n{USAGE}");
+            eprintln!("replay: {message}");
             ExitCode::from(2)
         }
     }
@@ -66,36 +90,7 @@ fn check(target: fn(&[u8]), input: &[u8]) -> Option<String> {
     })
 }
 
-fn run() -> Result<usize, String> {
-    let mut random = 0usize;
-    let mut seed = None;
-    let mut max_pieces = None;
-    let mut paths = Vec::new();
-    let mut target = TARGETS[0];
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut number = |name: &str| -> Result<u64, String> {
-            args.next().and_then(|v| v.parse().ok()).ok_or_else(|| format!("{name} needs a number"))
-        };
-        match arg.as_str() {
-            "--random" => random = number("--random")? as usize,
-            "--seed" => seed = Some(number("--seed")?),
-            "--max-pieces" => max_pieces = Some(number("--max-pieces")? as usize),
-            "--target" => {
-                let name = args.next();
-                target = *TARGETS
-                    .iter()
-                    .find(|t| Some(t.name) == name.as_deref())
-                    .ok_or_else(|| format!("unknown target {name:?}"))?;
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(0);
-            }
-            _ if arg.starts_with("--") => return Err(format!("unknown option {arg}")),
-            _ => paths.push(PathBuf::from(arg)),
-        }
-    }
+fn run(args: &Args, target: Target) -> Result<usize, String> {
     // Panics are caught and reported below, with the place they came from.
     std::panic::set_hook(Box::new(|info| {
         let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
@@ -103,7 +98,7 @@ fn run() -> Result<usize, String> {
     }));
     let mut failures = 0;
     let mut inputs = Vec::new();
-    for path in &paths {
+    for path in &args.paths {
         files(path, &mut inputs).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     for file in &inputs {
@@ -113,12 +108,13 @@ fn run() -> Result<usize, String> {
             println!("FAIL {}: {message}", file.display());
         }
     }
-    let seed = seed.unwrap_or_else(|| {
+    let random = args.random;
+    let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
     if random > 0 {
         let dictionary = parse_dictionary(target.dictionary);
-        let max_pieces = max_pieces.unwrap_or(target.max_pieces);
+        let max_pieces = args.max_pieces.unwrap_or(target.max_pieces);
         let mut rng = XorShift64Star::from_state(seed | 1);
         for i in 0..random {
             let data = (target.generate)(&mut rng, &dictionary, max_pieces);
