@@ -23,7 +23,8 @@ use htrewrite_shadow::{
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
 use crate::content::{Context, JOIN_TAIL, Join, join_guard};
-use crate::element::{EndEdits, Removal, Source, write_end_tag};
+use crate::deferred::{Mark, SlotLog};
+use crate::element::{Deferred, EndEdits, Place, Removal, Source, write_end_tag};
 use crate::error::RewritingError;
 use crate::location::Lines;
 use crate::nodes::{Doc, Mutations};
@@ -206,7 +207,7 @@ const START_TAG_KEPT: usize = 4096;
 
 /// An owned [`Context`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum ContextOwned {
+pub(crate) enum ContextOwned {
     Data,
     Rcdata,
     Rawtext(Box<str>),
@@ -226,7 +227,18 @@ impl ContextOwned {
             TextMode::CdataSection => ContextOwned::CdataSection,
         }
     }
-    fn get(&self) -> Context<'_> {
+    /// The owned form of `ctx`.
+    pub(crate) fn from_context(ctx: Context<'_>) -> ContextOwned {
+        match ctx {
+            Context::Data => ContextOwned::Data,
+            Context::Rcdata => ContextOwned::Rcdata,
+            Context::Rawtext(n) => ContextOwned::Rawtext(n.into()),
+            Context::ScriptData => ContextOwned::ScriptData,
+            Context::Plaintext => ContextOwned::Plaintext,
+            Context::CdataSection => ContextOwned::CdataSection,
+        }
+    }
+    pub(crate) fn get(&self) -> Context<'_> {
         match self {
             ContextOwned::Data => Context::Data,
             ContextOwned::Rcdata => Context::Rcdata,
@@ -252,8 +264,8 @@ struct OpenText {
 }
 
 /// The last [`JOIN_TAIL`] bytes of some output (fewer at its start).
-#[derive(Clone, Copy)]
-struct Tail {
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Tail {
     buf: [u8; JOIN_TAIL],
     len: usize,
 }
@@ -266,7 +278,7 @@ impl Default for Tail {
 
 impl Tail {
     /// The last bytes of this tail's output followed by `more`.
-    fn then(&self, more: &[u8]) -> Tail {
+    pub(crate) fn then(&self, more: &[u8]) -> Tail {
         let mut t = Tail::default();
         let keep = JOIN_TAIL.saturating_sub(more.len()).min(self.len);
         let more = &more[more.len().saturating_sub(JOIN_TAIL)..];
@@ -276,7 +288,7 @@ impl Tail {
         t
     }
 
-    fn get(&self) -> &[u8] {
+    pub(crate) fn get(&self) -> &[u8] {
         &self.buf[..self.len]
     }
 }
@@ -341,6 +353,10 @@ pub(crate) struct Core<'h, K: HandlerKind> {
 
     /// Output staged for the sink.
     pub(crate) out: Vec<u8>,
+    /// Slot marks in `out`, and slots made and given up since the last flush.
+    pub(crate) slot_log: SlotLog,
+    /// The number of the next slot a handler makes.
+    next_slot: u64,
     /// The last bytes flushed from `out`, for [`join_guard`].
     tail: Tail,
     /// Whether the current token's bytes were written (or dropped) already.
@@ -417,6 +433,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             mode,
             mode_name: "".into(),
             out: Vec::new(),
+            slot_log: SlotLog::default(),
+            next_slot: 0,
             tail: Tail::default(),
             token_done: false,
             start_tag: Vec::new(),
@@ -505,11 +523,44 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
-    /// The output staged for the sink, which the caller writes and clears;
-    /// its last bytes are kept first, for [`join_guard`].
-    pub(crate) fn staged(&mut self) -> &mut Vec<u8> {
+    /// The output staged for the sink, which the caller writes and clears,
+    /// with its slot log; its last bytes are kept first, for [`join_guard`].
+    pub(crate) fn staged(&mut self) -> Staged<'_> {
+        let tail = self.tail;
         self.tail = self.tail.then(&self.out);
-        &mut self.out
+        Staged { bytes: &mut self.out, log: &mut self.slot_log, tail, encoding: self.encoding }
+    }
+
+    /// Places a slot mark at the end of the output: an opening mark in
+    /// suppressed output gives the slot up (its place is removed); closing
+    /// marks always go (one whose opening went is ignored).
+    fn place(&mut self, mark: Mark) {
+        match mark {
+            Mark::Open(slot) if self.suppress.is_some() => self.slot_log.discarded.push(slot),
+            _ => self.slot_log.marks.push((self.out.len(), mark)),
+        }
+    }
+
+    /// Writes `bytes`, content inserted at `place`, with the slots among it.
+    fn emit_pieces(&mut self, bytes: &[u8], ctx: Context<'_>, place: Place, deferred: &[Deferred]) {
+        if deferred.is_empty() {
+            return self.emit_inserted(bytes, ctx);
+        }
+        let mut at = 0;
+        for d in deferred.iter().filter(|d| d.place == place) {
+            self.emit_inserted(&bytes[at..d.at], ctx);
+            at = d.at;
+            self.place(Mark::Open(d.slot));
+            self.place(Mark::Close(d.slot));
+        }
+        self.emit_inserted(&bytes[at..], ctx);
+    }
+
+    /// Places the mark `mark` of the slot `edits` has over `place`, if any.
+    fn place_over(&mut self, deferred: &[Deferred], place: Place, open: bool) {
+        if let Some(d) = deferred.iter().find(|d| d.place == place) {
+            self.place(if open { Mark::Open(d.slot) } else { Mark::Close(d.slot) });
+        }
     }
 
     /// Writes content a handler inserted, in context `ctx`, so that it does
@@ -937,6 +988,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             None => ContextOwned::Data,
         };
         let mut edits = crate::element::Edits::<K>::default();
+        edits.next_slot = self.next_slot;
         let implied_attrs = attrs.unwrap_or_default();
         for &g in &groups {
             let n = self.rules[g as usize].element.len();
@@ -957,9 +1009,17 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.emit_token_unchanged(token);
             return;
         }
+        if !edits.created.is_empty() {
+            self.next_slot = edits.next_slot;
+            self.slot_log.created.append(&mut edits.created);
+            self.slot_log.discarded.append(&mut edits.discarded);
+        }
         // Output at the start.
         let before = std::mem::take(&mut edits.before);
-        self.emit_inserted(&before, Context::Data);
+        self.emit_pieces(&before, Context::Data, Place::Before, &edits.deferred);
+        if !edits.deferred.is_empty() {
+            self.place_over(&edits.deferred, Place::Replace, true);
+        }
         let suppressed_before = self.suppress.is_some();
         if edits.removal == Removal::Whole {
             if let Some(r) = edits.replacement.take() {
@@ -975,8 +1035,19 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 if edits.start_tag_changed() {
                     let mut bytes = std::mem::take(&mut self.start_tag);
                     bytes.clear();
-                    edits.write_start_tag(t, Doc { encoding: self.encoding, lines: None }, &mut bytes);
-                    self.emit(&bytes);
+                    let mut marks = Vec::new();
+                    edits.write_start_tag(t, Doc { encoding: self.encoding, lines: None }, &mut bytes, &mut marks);
+                    if marks.is_empty() {
+                        self.emit(&bytes);
+                    } else {
+                        let mut at = 0;
+                        for (offset, mark) in marks {
+                            self.emit(&bytes[at..offset]);
+                            at = offset;
+                            self.place(mark);
+                        }
+                        self.emit(&bytes[at..]);
+                    }
                     // A long tag's buffer is not kept (memory stays bounded by
                     // the chunk, not by the longest tag seen).
                     if bytes.capacity() <= START_TAG_KEPT {
@@ -988,13 +1059,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         }
         let prepend = std::mem::take(&mut edits.prepend);
-        self.emit_inserted(&prepend, ctx.get());
+        self.emit_pieces(&prepend, ctx.get(), Place::Prepend, &edits.deferred);
         if let Some(inner) = edits.inner.take() {
             self.emit_inserted(&inner, ctx.get());
             if self.suppress.is_none() {
                 self.suppress = Some(Suppress::Inner(id));
             }
             edits.inner = Some(Vec::new());
+        }
+        if !edits.deferred.is_empty() {
+            self.place_over(&edits.deferred, Place::Inner, true);
         }
         if edits.has_end_work() || !end_groups.is_empty() {
             let (name, end_groups) = (name.into(), end_groups.to_vec());
@@ -1051,8 +1125,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.suppress == Some(Suppress::Inner(id)) {
             self.suppress = None;
         }
+        if !p.edits.deferred.is_empty() {
+            self.place_over(&p.edits.deferred, Place::Inner, false);
+        }
         let append = std::mem::take(&mut p.edits.append);
-        self.emit_inserted(&append, p.ctx.get());
+        self.emit_pieces(&append, p.ctx.get(), Place::Append, &p.edits.deferred);
         let mut end = EndEdits::default();
         let mut own = std::mem::take(&mut p.edits.end_handlers);
         let mut failed = None;
@@ -1094,8 +1171,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.suppress == Some(Suppress::Whole(id)) {
             self.suppress = None;
         }
+        if !p.edits.deferred.is_empty() {
+            self.place_over(&p.edits.deferred, Place::Replace, false);
+        }
         self.emit_inserted(&end.after, Context::Data);
-        self.emit_inserted(&p.edits.after, Context::Data);
+        self.emit_pieces(&p.edits.after, Context::Data, Place::After, &p.edits.deferred);
     }
 
     /// `</body>` and `</html>` switch insertion modes without popping: their
@@ -1632,12 +1712,21 @@ fn comment_data_of(s: &str) -> String {
     first.0.unwrap_or_default()
 }
 
+/// The core's staged output, for the sink: the bytes, the slot log, the
+/// last bytes before them and the encoding content is written in.
+pub(crate) struct Staged<'a> {
+    pub(crate) bytes: &'a mut Vec<u8>,
+    pub(crate) log: &'a mut SlotLog,
+    pub(crate) tail: Tail,
+    pub(crate) encoding: &'static Encoding,
+}
+
 /// Feeds tokens of one chunk into the core.
 pub(crate) struct Feed<'c, 'h, K: HandlerKind> {
     pub(crate) core: &'c mut Core<'h, K>,
     /// After a failure with [`OnError::PassThrough`](crate::OnError::PassThrough): raw bytes only.
     pub(crate) pass_through: bool,
-    pub(crate) flush: &'c mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<()>,
+    pub(crate) flush: &'c mut dyn FnMut(Staged<'_>) -> Result<(), RewritingError>,
 }
 
 impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
@@ -1675,7 +1764,7 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
         if self.core.out.len() >= FLUSH_AT
             && let Err(e) = (self.flush)(self.core.staged())
         {
-            self.core.fail(RewritingError::Output(e));
+            self.core.fail(e);
         }
     }
 }

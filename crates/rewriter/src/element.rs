@@ -8,10 +8,13 @@ use htrewrite_tokenizer::{AttributeSpan, Quote, Rel, Token};
 
 use crate::ContentType;
 use crate::content::{Context, Escapes, push_content, push_escaped};
+use crate::core::ContextOwned;
+use crate::deferred::{Mark, SlotCtx};
 use crate::error::{EditError, EditErrorKind, HandlerResult};
 use crate::location::{SourceLocation, locate};
 use crate::nodes::Doc;
 use crate::settings::{HandlerKind, IntoHandler, Local};
+use crate::slot::Slot;
 
 /// What happens to an element's tags and content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -53,6 +56,9 @@ enum AttrEditKind {
     Removed { span: AttributeSpan },
     /// A new attribute, written before the tag's end.
     Added { value: String },
+    /// The value is a slot: over the start tag's attribute at `span` (its
+    /// value the original), or a new attribute with an empty original.
+    Deferred { span: Option<AttributeSpan>, slot: Slot },
 }
 
 impl AttrEdit {
@@ -71,6 +77,28 @@ struct AttrEntry {
     duplicate: bool,
 }
 
+/// Where a slot of an element's content goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    Before,
+    Prepend,
+    Append,
+    After,
+    /// Over the element's content.
+    Inner,
+    /// Over the element, tags and content.
+    Replace,
+}
+
+/// A slot among an element's inserted content: at byte `at` of the
+/// content inserted at `place` (after the earlier slots at the same byte).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Deferred {
+    pub(crate) place: Place,
+    pub(crate) at: usize,
+    pub(crate) slot: Slot,
+}
+
 /// Everything handlers did to one element.
 pub(crate) struct Edits<'h, K: HandlerKind> {
     pub(crate) before: Vec<u8>,
@@ -84,6 +112,15 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
     attrs: Vec<AttrEdit>,
     pub(crate) name: Option<String>,
     pub(crate) end_handlers: Vec<K::EndHandler<'h>>,
+    /// Slots of content (not attribute values), in output order per place.
+    pub(crate) deferred: Vec<Deferred>,
+    /// Every slot handlers made, with where its content lands.
+    pub(crate) created: Vec<(Slot, SlotCtx)>,
+    /// Slots given up by a later edit (or with no place: `defer_append`
+    /// on a void element).
+    pub(crate) discarded: Vec<Slot>,
+    /// The number of the next slot.
+    pub(crate) next_slot: u64,
 }
 
 impl<'h, K: HandlerKind> Default for Edits<'h, K> {
@@ -99,6 +136,10 @@ impl<'h, K: HandlerKind> Default for Edits<'h, K> {
             attrs: Vec::new(),
             name: None,
             end_handlers: Vec::new(),
+            deferred: Vec::new(),
+            created: Vec::new(),
+            discarded: Vec::new(),
+            next_slot: 0,
         }
     }
 }
@@ -117,6 +158,7 @@ impl<K: HandlerKind> Edits<'_, K> {
             && self.replacement.is_none()
             && !self.start_tag_changed()
             && !self.has_end_work()
+            && self.created.is_empty()
     }
 
     /// Whether anything waits for the element's end.
@@ -127,6 +169,44 @@ impl<K: HandlerKind> Edits<'_, K> {
             || self.removal != Removal::None
             || self.name.is_some()
             || !self.end_handlers.is_empty()
+            || self.deferred.iter().any(|d| !matches!(d.place, Place::Before | Place::Prepend))
+    }
+
+    /// Gives up the slots at `place`.
+    fn discard_place(&mut self, place: Place) {
+        let discarded = &mut self.discarded;
+        self.deferred.retain(|d| {
+            if d.place == place {
+                discarded.push(d.slot);
+            }
+            d.place != place
+        });
+    }
+
+    /// Content of `len` bytes was put in front of the content at `place`:
+    /// its slots move along.
+    fn shift(&mut self, place: Place, len: usize) {
+        for d in self.deferred.iter_mut().filter(|d| d.place == place) {
+            d.at += len;
+        }
+    }
+
+    /// A slot in front of everything at `place` (`after`, `prepend`).
+    fn defer_first(&mut self, place: Place, slot: Slot) {
+        let i = self.deferred.iter().position(|d| d.place == place).unwrap_or(self.deferred.len());
+        self.deferred.insert(i, Deferred { place, at: 0, slot });
+    }
+
+    /// Takes the attribute `lower`'s slot edits out, giving their slots up.
+    fn take_deferred_attribute(&mut self, lower: &str) {
+        let discarded = &mut self.discarded;
+        self.attrs.retain(|e| match e.kind {
+            AttrEditKind::Deferred { slot, .. } if e.is(lower) => {
+                discarded.push(slot);
+                false
+            }
+            _ => true,
+        });
     }
 
     /// Bytes held (for the memory limit).
@@ -145,24 +225,34 @@ impl<K: HandlerKind> Edits<'_, K> {
                         + 48
                         + match &e.kind {
                             AttrEditKind::Changed { value, .. } | AttrEditKind::Added { value } => value.len(),
-                            AttrEditKind::Removed { .. } => 0,
+                            AttrEditKind::Removed { .. } | AttrEditKind::Deferred { .. } => 0,
                         }
                 })
                 .sum::<usize>()
     }
 
     /// The start tag with the edits applied: only changed attributes (and
-    /// the name) are rewritten, every other byte is kept.
-    pub(crate) fn write_start_tag(&self, token: &Token<'_>, doc: Doc<'_>, out: &mut Vec<u8>) {
+    /// the name) are rewritten, every other byte is kept. The marks of
+    /// attribute-value slots go to `marks`, at offsets of `out`.
+    pub(crate) fn write_start_tag(
+        &self,
+        token: &Token<'_>,
+        doc: Doc<'_>,
+        out: &mut Vec<u8>,
+        marks: &mut Vec<(usize, Mark)>,
+    ) {
         let raw = token.raw();
-        let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        // (start, end, replacement, a slot's marks at offsets of the replacement)
+        type Edit = (usize, usize, Vec<u8>, Option<(Slot, usize, usize)>);
+        let mut edits: Vec<Edit> = Vec::new();
         if let Some(name) = &self.name {
             let r = token.tag_name_span();
-            edits.push((r.start, r.end, name.as_bytes().to_vec()));
+            edits.push((r.start, r.end, name.as_bytes().to_vec(), None));
         }
         let name_end = token.tag_name_span().end;
         let tag_end = if token.is_self_closing() && raw.ends_with(b"/>") { raw.len() - 2 } else { raw.len() - 1 };
         let mut added = Vec::new();
+        let mut added_marks = Vec::new();
         for e in &self.attrs {
             match &e.kind {
                 AttrEditKind::Changed { span, value } => match span.value {
@@ -178,15 +268,33 @@ impl<K: HandlerKind> Edits<'_, K> {
                                 bytes.push(b'"');
                             }
                         }
-                        edits.push((v.start, v.end, bytes));
+                        edits.push((v.start, v.end, bytes, None));
                     }
                     None => {
                         let mut bytes = b"=\"".to_vec();
                         escape_value(value, b'"', doc, &mut bytes);
                         bytes.push(b'"');
-                        edits.push((span.name.end, span.name.end, bytes));
+                        edits.push((span.name.end, span.name.end, bytes, None));
                     }
                 },
+                AttrEditKind::Deferred { span: Some(span), slot } => match span.value {
+                    Some(v) => {
+                        let value = &raw[v.start..v.end];
+                        let (bytes, at) = match span.quote {
+                            Quote::None => ([b"\"", value, b"\""].concat(), 1),
+                            _ => (value.to_vec(), 0),
+                        };
+                        edits.push((v.start, v.end, bytes, Some((*slot, at, at + value.len()))));
+                    }
+                    None => edits.push((span.name.end, span.name.end, b"=\"\"".to_vec(), Some((*slot, 2, 2)))),
+                },
+                AttrEditKind::Deferred { span: None, slot } => {
+                    added.push(b' ');
+                    added.extend_from_slice(e.name.as_bytes());
+                    added.extend_from_slice(b"=\"");
+                    added_marks.push((*slot, added.len()));
+                    added.push(b'"');
+                }
                 AttrEditKind::Removed { span } => {
                     let end = match span.value {
                         Some(v) => v.end + usize::from(span.quote != Quote::None),
@@ -196,7 +304,7 @@ impl<K: HandlerKind> Edits<'_, K> {
                     while start > name_end && raw[start - 1].is_ascii_whitespace() {
                         start -= 1;
                     }
-                    edits.push((start, end, Vec::new()));
+                    edits.push((start, end, Vec::new(), None));
                 }
                 AttrEditKind::Added { value } => {
                     added.push(b' ');
@@ -207,17 +315,26 @@ impl<K: HandlerKind> Edits<'_, K> {
                 }
             }
         }
-        if !added.is_empty() {
-            edits.push((tag_end, tag_end, added));
-        }
         edits.sort_by_key(|e| (e.0, e.1));
         let mut at = 0;
-        for (start, end, bytes) in edits {
+        for (start, end, bytes, slot) in edits {
             out.extend_from_slice(&raw[at..start]);
+            if let Some((slot, open, close)) = slot {
+                marks.push((out.len() + open, Mark::Open(slot)));
+                marks.push((out.len() + close, Mark::Close(slot)));
+            }
             out.extend_from_slice(&bytes);
             at = end;
         }
-        out.extend_from_slice(&raw[at..]);
+        if at < tag_end {
+            out.extend_from_slice(&raw[at..tag_end]);
+        }
+        for (slot, at) in added_marks {
+            marks.push((out.len() + at, Mark::Open(slot)));
+            marks.push((out.len() + at, Mark::Close(slot)));
+        }
+        out.extend_from_slice(&added);
+        out.extend_from_slice(&raw[tag_end.max(at)..]);
     }
 }
 
@@ -508,6 +625,15 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
                     state: AttrState::Added,
                     duplicate: false,
                 }),
+                // The original value until the slot is decided.
+                AttrEditKind::Deferred { span: Some(_), .. } => {}
+                AttrEditKind::Deferred { span: None, .. } => entries.push(AttrEntry {
+                    name: edit.name.clone(),
+                    value: String::new(),
+                    span: None,
+                    state: AttrState::Added,
+                    duplicate: false,
+                }),
             }
         }
         let base = self.src.token.map_or(0, |t| t.span().start);
@@ -543,6 +669,8 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
             match &e.kind {
                 AttrEditKind::Changed { value, .. } | AttrEditKind::Added { value } => return Some(value.clone()),
                 AttrEditKind::Removed { .. } => edited = true,
+                AttrEditKind::Deferred { span: None, .. } => return Some(String::new()),
+                AttrEditKind::Deferred { span: Some(_), .. } => {}
             }
         }
         if edited {
@@ -574,6 +702,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         }
         self.require_start_tag()?;
         let lower = name.to_ascii_lowercase();
+        self.e.take_deferred_attribute(&lower);
         let mut removed = false;
         for e in self.e.attrs.iter_mut().filter(|e| e.is(&lower)) {
             match &mut e.kind {
@@ -582,6 +711,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
                     return Ok(());
                 }
                 AttrEditKind::Removed { .. } => removed = true,
+                AttrEditKind::Deferred { .. } => {}
             }
         }
         // The first of the name in the start tag is the one the parser keeps
@@ -606,6 +736,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     pub fn remove_attribute(&mut self, name: &str) -> Result<(), EditError> {
         self.require_start_tag()?;
         let lower = name.to_ascii_lowercase();
+        self.e.take_deferred_attribute(&lower);
         if self.e.attrs.iter().any(|e| e.is(&lower) && matches!(e.kind, AttrEditKind::Removed { .. })) {
             // Removed already: only an attribute added since can be left.
             self.e.attrs.retain(|e| !e.is(&lower) || matches!(e.kind, AttrEditKind::Removed { .. }));
@@ -677,6 +808,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     pub fn after(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
         let mut bytes = Vec::new();
         push_content(content, ty, Context::Data, self.doc.encoding, &mut bytes)?;
+        self.e.shift(Place::After, bytes.len());
         self.e.after.splice(0..0, bytes);
         Ok(())
     }
@@ -692,6 +824,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         }
         let mut bytes = Vec::new();
         push_content(content, ty, self.ctx, self.doc.encoding, &mut bytes)?;
+        self.e.shift(Place::Prepend, bytes.len());
         self.e.prepend.splice(0..0, bytes);
         Ok(())
     }
@@ -720,6 +853,9 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         push_content(content, ty, self.ctx, self.doc.encoding, &mut bytes)?;
         self.e.prepend.clear();
         self.e.append.clear();
+        for place in [Place::Prepend, Place::Append, Place::Inner] {
+            self.e.discard_place(place);
+        }
         self.e.inner = Some(bytes);
         Ok(())
     }
@@ -731,6 +867,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     pub fn replace(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
         let mut bytes = Vec::new();
         push_content(content, ty, Context::Data, self.doc.encoding, &mut bytes)?;
+        self.e.discard_place(Place::Replace);
         self.e.replacement = Some(bytes);
         self.e.removal = Removal::Whole;
         Ok(())
@@ -739,6 +876,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// Removes the element with its content (content inserted with
     /// `before`/`after` stays).
     pub fn remove(&mut self) {
+        self.e.discard_place(Place::Replace);
         self.e.removal = Removal::Whole;
         self.e.replacement = None;
     }
@@ -753,6 +891,284 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// Whether the element was removed or replaced.
     pub fn removed(&self) -> bool {
         self.e.removal == Removal::Whole
+    }
+
+    fn new_slot(&mut self, ctx: SlotCtx) -> Slot {
+        let slot = Slot(self.e.next_slot);
+        self.e.next_slot += 1;
+        self.e.created.push((slot, ctx));
+        slot
+    }
+
+    /// The slot for content inside the element, or a slot given up at once
+    /// when the element cannot have content.
+    fn content_slot(&mut self) -> Option<Slot> {
+        let ctx = SlotCtx::Content(ContextOwned::from_context(self.ctx));
+        let slot = self.new_slot(ctx);
+        if self.can_have_content() {
+            return Some(slot);
+        }
+        self.e.discarded.push(slot);
+        None
+    }
+
+    /// Leaves content before the element for later: returns a [`Slot`]
+    /// where, in the output, the content given to
+    /// [`Rewriter::fill`](crate::Rewriter::fill) (or streamed with
+    /// [`Rewriter::slot_write`](crate::Rewriter::slot_write)) goes, as if
+    /// [`Element::before`] had been called now with it. Output up to the
+    /// slot keeps flowing to the sink; what follows it is held until the
+    /// slot is finished or cancelled (see
+    /// [`Settings::hold_limit`](crate::Settings::hold_limit)).
+    ///
+    /// Content inserted right after a slot (at the same place) is kept from
+    /// joining the bytes before the slot, as any inserted content is; the
+    /// slot's own content is kept from joining what is really written
+    /// before it.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("h1", move |el| {
+    ///     el.before("<hr>", ContentType::Html)?;
+    ///     made.borrow_mut().push(el.defer_before());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<p>a</p><h1>T</h1>")?;
+    /// let slot = slots.borrow()[0];
+    /// rw.fill(slot, "<nav>…</nav>", ContentType::Html)?;
+    /// rw.end()?;
+    /// assert_eq!(String::from_utf8(out).unwrap(), "<p>a</p><hr><nav>…</nav><h1>T</h1>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn defer_before(&mut self) -> Slot {
+        let slot = self.new_slot(SlotCtx::Content(ContextOwned::Data));
+        self.e.deferred.push(Deferred { place: Place::Before, at: self.e.before.len(), slot });
+        slot
+    }
+
+    /// Leaves content after the element for later, as [`Element::after`]
+    /// would insert it (in front of content inserted there earlier); see
+    /// [`Element::defer_before`].
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("p", move |el| {
+    ///     made.borrow_mut().push(el.defer_after());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<p>a</p>b")?;
+    /// rw.fill(slots.borrow()[0], "1 < 2", ContentType::Text)?;
+    /// rw.end()?;
+    /// assert_eq!(out, b"<p>a</p>1 &lt; 2b");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn defer_after(&mut self) -> Slot {
+        let slot = self.new_slot(SlotCtx::Content(ContextOwned::Data));
+        self.e.defer_first(Place::After, slot);
+        slot
+    }
+
+    /// Leaves content at the start of the element's content for later, as
+    /// [`Element::prepend`] would insert it (text escaped for the element:
+    /// RCDATA in `<title>`, refused where it would end a `<script>` …); see
+    /// [`Element::defer_before`]. On an element that cannot have content
+    /// ([`Element::can_have_content`]) the slot has no place: filling it
+    /// does nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("title", move |el| {
+    ///     made.borrow_mut().push(el.defer_prepend());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<title>Home</title>")?;
+    /// rw.fill(slots.borrow()[0], "<b>Ann</b> · ", ContentType::Text)?;
+    /// rw.end()?;
+    /// assert_eq!(String::from_utf8(out).unwrap(), "<title>&lt;b>Ann&lt;/b> · Home</title>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn defer_prepend(&mut self) -> Slot {
+        let Some(slot) = self.content_slot() else { return Slot(self.e.next_slot - 1) };
+        self.e.defer_first(Place::Prepend, slot);
+        slot
+    }
+
+    /// Leaves content at the end of the element's content for later, as
+    /// [`Element::append`] would insert it; see [`Element::defer_prepend`].
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, IoSink, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("ul", move |el| {
+    ///     made.borrow_mut().push(el.defer_append());
+    ///     Ok(())
+    /// });
+    /// let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    /// rw.write(b"<ul><li>a</ul><p>rest")?;
+    /// assert_eq!(rw.sink_mut().0, b"<ul><li>a"); // held after the slot
+    /// let slot = slots.borrow()[0];
+    /// rw.slot_write(slot, b"<li>b", ContentType::Html)?;
+    /// assert_eq!(rw.sink_mut().0, b"<ul><li>a<li>b"); // written through: the slot is first
+    /// rw.slot_finish(slot)?;
+    /// assert_eq!(rw.end()?.0, b"<ul><li>a<li>b</ul><p>rest");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn defer_append(&mut self) -> Slot {
+        let Some(slot) = self.content_slot() else { return Slot(self.e.next_slot - 1) };
+        self.e.deferred.push(Deferred { place: Place::Append, at: self.e.append.len(), slot });
+        slot
+    }
+
+    /// Leaves the element's content to be decided later: the slot stands
+    /// over the content, which is held and then replaced by what the slot
+    /// is filled with, or kept by [`Fallback::KeepOriginal`](crate::Fallback::KeepOriginal).
+    /// Like [`Element::set_inner_content`] it gives up earlier
+    /// `prepend`/`append` content (and slots); see [`Element::defer_prepend`].
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Fallback, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("div.price", move |el| {
+    ///     made.borrow_mut().push(el.defer_inner_content());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<div class=price>$9</div><div class=price>$5</div>")?;
+    /// let s = slots.borrow().clone();
+    /// rw.fill(s[0], "€8", ContentType::Text)?;
+    /// rw.cancel(s[1], Fallback::KeepOriginal)?;
+    /// rw.end()?;
+    /// assert_eq!(String::from_utf8(out).unwrap(), "<div class=price>€8</div><div class=price>$5</div>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn defer_inner_content(&mut self) -> Slot {
+        let Some(slot) = self.content_slot() else { return Slot(self.e.next_slot - 1) };
+        self.e.prepend.clear();
+        self.e.append.clear();
+        for place in [Place::Prepend, Place::Append, Place::Inner] {
+            self.e.discard_place(place);
+        }
+        self.e.inner = None;
+        self.e.deferred.push(Deferred { place: Place::Inner, at: 0, slot });
+        slot
+    }
+
+    /// Leaves the element itself to be decided later: the slot stands over
+    /// the element, tags and content, which is held and then replaced by
+    /// what the slot is filled with (empty content removes it), or kept by
+    /// [`Fallback::KeepOriginal`](crate::Fallback::KeepOriginal). This is
+    /// also the deferred removal: cancel with
+    /// [`Fallback::Empty`](crate::Fallback::Empty) to remove, with
+    /// `KeepOriginal` to keep. It undoes an earlier `replace`/`remove`
+    /// (a later one gives the slot up); content inserted before and after
+    /// the element stays. See [`Element::defer_before`].
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("esi-include", move |el| {
+    ///     made.borrow_mut().push(el.defer_replace());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<p>a<esi-include src=/f></esi-include>b")?;
+    /// rw.fill(slots.borrow()[0], "<b>fragment</b>", ContentType::Html)?;
+    /// rw.end()?;
+    /// assert_eq!(out, b"<p>a<b>fragment</b>b");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn defer_replace(&mut self) -> Slot {
+        let slot = self.new_slot(SlotCtx::Content(ContextOwned::Data));
+        self.e.discard_place(Place::Replace);
+        self.e.removal = Removal::None;
+        self.e.replacement = None;
+        self.e.deferred.push(Deferred { place: Place::Replace, at: 0, slot });
+        slot
+    }
+
+    /// Leaves the value of the attribute `name` for later: the slot stands
+    /// over the value (a new attribute ` name=""` is added when the start
+    /// tag has none). Content of either [`ContentType`] is the value's text,
+    /// escaped for its quotes (an unquoted value gets double quotes);
+    /// [`Fallback::KeepOriginal`](crate::Fallback::KeepOriginal) keeps the
+    /// source value. Until then the element's view reads the source value
+    /// (empty for a new attribute). A later `set_attribute` or
+    /// `remove_attribute` of the name gives the slot up.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("img", move |el| {
+    ///     made.borrow_mut().push(el.defer_attribute("src")?);
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<img src=a.png alt=x>")?;
+    /// rw.fill(slots.borrow()[0], "/signed?u=a.png&sig=\"1\"", ContentType::Text)?;
+    /// rw.end()?;
+    /// assert_eq!(String::from_utf8(out).unwrap(), "<img src=\"/signed?u=a.png&amp;sig=&quot;1&quot;\" alt=x>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`EditErrorKind::InvalidAttributeName`];
+    /// [`EditErrorKind::NoStartTag`] for elements without a start tag.
+    pub fn defer_attribute(&mut self, name: &str) -> Result<Slot, EditError> {
+        if !valid_attribute_name(name) {
+            return Err(EditError::new(EditErrorKind::InvalidAttributeName, name));
+        }
+        self.require_start_tag()?;
+        let lower = name.to_ascii_lowercase();
+        self.e.take_deferred_attribute(&lower);
+        let removed = self.e.attrs.iter().any(|e| e.is(&lower) && matches!(e.kind, AttrEditKind::Removed { .. }));
+        self.e.attrs.retain(|e| !e.is(&lower) || matches!(e.kind, AttrEditKind::Removed { .. }));
+        let first = self
+            .src
+            .token
+            .as_ref()
+            .and_then(|t| t.attribute_spans().iter().find(|a| t.attribute_name_is(a, &lower)).copied())
+            .filter(|_| !removed);
+        let quote = match first {
+            Some(AttributeSpan { quote: Quote::Single, .. }) => b'\'',
+            _ => b'"',
+        };
+        let slot = self.new_slot(SlotCtx::Attribute { quote });
+        let name = if first.is_some() { lower } else { name.to_owned() };
+        self.e.attrs.push(AttrEdit { name, kind: AttrEditKind::Deferred { span: first, slot } });
+        Ok(slot)
     }
 
     /// Registers a handler for the end of this element (see [`ElementEnd`]).

@@ -5,6 +5,8 @@ use std::fmt;
 
 use htrewrite_selectors::SelectorError;
 
+use crate::slot::{Slot, SlotError};
+
 /// What a handler returns: `Ok(())`, or any error, which stops the rewrite
 /// with [`RewritingError::Handler`].
 pub type HandlerResult = Result<(), Box<dyn Error + Send + Sync>>;
@@ -53,6 +55,23 @@ pub enum RewritingError {
     Output(std::io::Error),
     /// An earlier call failed; the rewriter does not accept more input.
     Poisoned,
+    /// [`Rewriter::write`](crate::Rewriter::write) took only `taken` bytes
+    /// of the chunk: the output held after pending slots reached
+    /// [`Settings::hold_limit`](crate::Settings::hold_limit). Not a failure:
+    /// nothing is lost; fill or cancel slots (the first pending one first),
+    /// then write the rest of the chunk.
+    Blocked {
+        /// How many bytes of the chunk were taken.
+        taken: usize,
+    },
+    /// A slot operation was refused (the rewriter goes on).
+    Slot(SlotError),
+    /// The input ended with slots neither filled nor cancelled (from
+    /// [`Rewriter::end`](crate::Rewriter::end)): the output stops before
+    /// the first of them.
+    UnfilledSlots(Vec<Slot>),
+    /// Input after [`Rewriter::finish_input`](crate::Rewriter::finish_input).
+    InputEnded,
 }
 
 impl fmt::Display for RewritingError {
@@ -67,6 +86,18 @@ impl fmt::Display for RewritingError {
             RewritingError::Insertion(e) => write!(f, "inserted content refused: {e}"),
             RewritingError::Output(e) => write!(f, "output failed: {e}"),
             RewritingError::Poisoned => f.write_str("the rewriter failed earlier and accepts no more input"),
+            RewritingError::Blocked { taken } => {
+                write!(f, "output is held after pending slots: took {taken} bytes, fill slots to go on")
+            }
+            RewritingError::Slot(e) => write!(f, "slot: {e}"),
+            RewritingError::UnfilledSlots(slots) => {
+                f.write_str("the input ended with slots neither filled nor cancelled:")?;
+                for s in slots {
+                    write!(f, " {}", s.index())?;
+                }
+                Ok(())
+            }
+            RewritingError::InputEnded => f.write_str("the input ended already"),
         }
     }
 }
@@ -78,6 +109,7 @@ impl Error for RewritingError {
             RewritingError::Handler(e) => Some(&**e),
             RewritingError::Output(e) => Some(e),
             RewritingError::Insertion(e) => Some(e),
+            RewritingError::Slot(e) => Some(e),
             _ => None,
         }
     }

@@ -156,6 +156,7 @@
 
 mod content;
 mod core;
+mod deferred;
 mod element;
 pub mod encoding;
 mod error;
@@ -164,6 +165,7 @@ mod nodes;
 mod rewriter;
 mod settings;
 mod sink;
+mod slot;
 
 pub use content::ContentType;
 pub use element::{Attribute, Element, ElementEnd};
@@ -175,6 +177,7 @@ pub use nodes::{Comment, Doctype, DocumentEnd, ProcessingInstruction, TextChunk}
 pub use rewriter::{Rewriter, rewrite_str};
 pub use settings::{Handler, HandlerKind, IntoHandler, Local, OnError, Selectors, Sendable, Settings};
 pub use sink::{IoSink, OutputSink};
+pub use slot::{Fallback, Slot, SlotError, SlotErrorKind};
 
 /// An element handler for a selector, for [`Settings::handler`].
 ///

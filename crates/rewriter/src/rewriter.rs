@@ -7,11 +7,14 @@ use htrewrite_selectors::{Matcher, Program, RuleId};
 use htrewrite_shadow::{INSERTED_ONCE, Shadow, ShadowOptions};
 use htrewrite_tokenizer::Tokenizer;
 
-use crate::core::{Core, Feed, RuleGroups};
+use crate::ContentType;
+use crate::core::{Core, Feed, RuleGroups, Staged};
+use crate::deferred::{Held, Write};
 use crate::encoding::{PRESCAN_LIMIT, Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
 use crate::error::RewritingError;
 use crate::settings::{EncodingChoice, HandlerKind, Local, OnError, Settings, compile};
 use crate::sink::{IoSink, OutputSink};
+use crate::slot::{Fallback, Slot, SlotError, SlotErrorKind};
 
 /// Where the rewriter is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,19 +80,62 @@ pub struct Rewriter<'h, O: OutputSink, K: HandlerKind = Local> {
     front: Option<Utf16Front>,
     /// Scratch for the front's output.
     decoded: Vec<u8>,
+    /// How much output may be held after undecided slots before input is
+    /// refused ([`Settings::hold_limit`]).
+    hold_limit: usize,
+    /// Set once the end of input was processed ([`Rewriter::finish_input`]).
+    input_ended: bool,
 }
 
-/// The sink, with the conversion of UTF-16 documents' output back to UTF-16.
+/// The sink, with the conversion of UTF-16 documents' output back to
+/// UTF-16, and the output held after undecided slots.
 struct Out<O> {
     sink: O,
-    /// `Some(big_endian)` for UTF-16 documents.
+    /// `Some(big_endian)` for UTF-16 documents, while the rewriter parses.
     utf16: Option<bool>,
+    /// `Some(big_endian)` for UTF-16 documents, for held output and slot
+    /// content (kept when the rewriter goes on copying its input).
+    utf16_doc: Option<bool>,
     scratch: Vec<u8>,
+    /// Made when the core first reports a slot.
+    held: Option<Box<Held>>,
+}
+
+/// The writer [`Held`] writes through: `raw` bytes go as they are, others
+/// are tokenizer bytes (converted back for UTF-16 documents).
+fn writer<'a, O: OutputSink>(
+    sink: &'a mut O,
+    utf16: Option<bool>,
+    scratch: &'a mut Vec<u8>,
+) -> impl FnMut(&[u8], bool) -> std::io::Result<()> + 'a {
+    move |bytes: &[u8], raw: bool| {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        match utf16 {
+            Some(big_endian) if !raw => {
+                scratch.clear();
+                intermediate_to_utf16(bytes, big_endian, scratch);
+                sink.write(scratch)
+            }
+            _ => sink.write(bytes),
+        }
+    }
 }
 
 impl<O: OutputSink> Out<O> {
+    /// Hands the core's staged output (tokenizer bytes, with its slot log)
+    /// to the sink, or to the held output, and clears it.
+    #[inline(always)]
+    fn deliver(&mut self, staged: Staged<'_>) -> Result<(), RewritingError> {
+        if self.held.is_none() && staged.log.is_empty() {
+            return self.deliver_bytes(staged.bytes).map_err(RewritingError::Output);
+        }
+        self.deliver_held(staged)
+    }
+
     /// Hands `buf` (tokenizer bytes) to the sink and clears it.
-    fn deliver(&mut self, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    fn deliver_bytes(&mut self, buf: &mut Vec<u8>) -> std::io::Result<()> {
         if buf.is_empty() {
             return Ok(());
         }
@@ -104,6 +150,47 @@ impl<O: OutputSink> Out<O> {
         buf.clear();
         Ok(())
     }
+
+    /// [`Out::deliver`] once slots exist.
+    #[inline(never)]
+    fn deliver_held(&mut self, staged: Staged<'_>) -> Result<(), RewritingError> {
+        let Staged { bytes, log, tail, encoding } = staged;
+        let held = self.held.get_or_insert_with(|| Box::new(Held::new(encoding, tail)));
+        let mut w = writer(&mut self.sink, self.utf16_doc, &mut self.scratch);
+        let result = held.push(bytes, log, &mut w);
+        bytes.clear();
+        result
+    }
+
+    /// Writes `bytes` for the sink as they are (input copied through, a
+    /// byte order mark), after the held output if there is any.
+    fn write_raw(&mut self, bytes: &[u8]) -> Result<(), RewritingError> {
+        match &mut self.held {
+            None if bytes.is_empty() => Ok(()),
+            None => self.sink.write(bytes).map_err(RewritingError::Output),
+            Some(held) => {
+                held.push_bytes(bytes, true);
+                held.pump(&mut writer(&mut self.sink, self.utf16_doc, &mut self.scratch))
+            }
+        }
+    }
+
+    /// Runs `f` on the held output with a writer to the sink.
+    fn with_held<R>(
+        &mut self,
+        slot: Slot,
+        f: impl FnOnce(&mut Held, Write<'_>) -> Result<R, RewritingError>,
+    ) -> Result<R, RewritingError> {
+        let Some(held) = &mut self.held else {
+            return Err(RewritingError::Slot(SlotError::new(slot, SlotErrorKind::Unknown)));
+        };
+        f(held, &mut writer(&mut self.sink, self.utf16_doc, &mut self.scratch))
+    }
+
+    /// Output bytes held after undecided slots.
+    fn held_output(&self) -> usize {
+        self.held.as_ref().map_or(0, |h| h.held_output())
+    }
 }
 
 impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
@@ -113,6 +200,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// [`RewritingError::Selector`] when a selector does not parse.
     pub fn new(settings: Settings<'h, K>, sink: O) -> Result<Self, RewritingError> {
         let Settings { rules, doc, options, .. } = settings;
+        let hold_limit = options.hold_limit;
         let selectors: Vec<String> = rules.iter().map(|r| r.selector.clone()).collect();
         // Program rule → handler groups (in order): selectors equal once
         // parsed share a program rule, each keeping its own group.
@@ -173,7 +261,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         Ok(Rewriter {
             tokenizer,
             core,
-            out: Out { sink, utf16: None, scratch: Vec::new() },
+            out: Out { sink, utf16: None, utf16_doc: None, scratch: Vec::new(), held: None },
             on_error: options.on_error,
             run: Run::Sniffing,
             sniff,
@@ -181,6 +269,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             encoding,
             front: None,
             decoded: Vec::new(),
+            hold_limit,
+            input_ended: false,
         })
     }
 
@@ -247,10 +337,87 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// [`OnError::PassThrough`] only output errors are returned; other
     /// failures are kept in [`Rewriter::error`] and the rest of the input
     /// passes through unchanged.
+    ///
+    /// [`RewritingError::Blocked`] when output held after undecided slots
+    /// reached [`Settings::hold_limit`] before the whole chunk was taken:
+    /// nothing is lost and the rewriter is not failed; fill or cancel slots
+    /// (the first first), then write the rest of the chunk. Use
+    /// [`Rewriter::write_some`] to take what fits without an error.
+    /// [`RewritingError::InputEnded`] after [`Rewriter::finish_input`].
     pub fn write(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
+        let mut taken = 0;
+        while taken < chunk.len() {
+            let n = self.write_some(&chunk[taken..])?;
+            if n == 0 {
+                return Err(RewritingError::Blocked { taken });
+            }
+            taken += n;
+        }
+        if chunk.is_empty() {
+            self.write_some(chunk)?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites as much of `chunk` as the held output allows and returns
+    /// how many bytes it took: all of them while no slot holds output back,
+    /// else up to [`Settings::hold_limit`] bytes of held output (0 when it
+    /// is reached: fill or cancel the first pending slot, then write the
+    /// rest). What was taken is processed as by [`Rewriter::write`]: the
+    /// output does not depend on how the input was cut.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().hold_limit(8).element("header", move |el| {
+    ///     made.borrow_mut().push(el.defer_append());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// let page = b"<header></header><p>0123456789</p>";
+    /// let mut taken = 0;
+    /// loop {
+    ///     let n = rw.write_some(&page[taken..])?;
+    ///     if n == 0 {
+    ///         break; // 8 bytes are held after the slot
+    ///     }
+    ///     taken += n;
+    /// }
+    /// assert!(taken < page.len());
+    /// rw.fill(slots.borrow()[0], "<h1>Hi</h1>", ContentType::Html)?;
+    /// rw.write(&page[taken..])?;
+    /// rw.end()?;
+    /// assert_eq!(out, b"<header><h1>Hi</h1></header><p>0123456789</p>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Rewriter::write`], without [`RewritingError::Blocked`].
+    pub fn write_some(&mut self, chunk: &[u8]) -> Result<usize, RewritingError> {
+        if self.run == Run::Failed {
+            return Err(RewritingError::Poisoned);
+        }
+        if self.input_ended {
+            return Err(RewritingError::InputEnded);
+        }
+        let room = self.hold_limit.saturating_sub(self.out.held_output());
+        if room == 0 && !chunk.is_empty() {
+            return Ok(0);
+        }
+        let n = chunk.len().min(room);
+        self.write_chunk(&chunk[..n])?;
+        Ok(n)
+    }
+
+    /// The work of [`Rewriter::write`] for one chunk, whatever is held.
+    fn write_chunk(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
         match self.run {
             Run::Failed => return Err(RewritingError::Poisoned),
-            Run::PassThrough | Run::Copy => return self.out.sink.write(chunk).map_err(RewritingError::Output),
+            Run::PassThrough | Run::Copy => return self.out.write_raw(chunk),
             Run::Sniffing => {
                 // Sniffing reads at most PRESCAN_LIMIT bytes, and only those
                 // are copied to decide; then the bytes held from earlier
@@ -266,7 +433,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 if self.run != Run::Running {
                     // Passing through (an encoding it cannot rewrite): what
                     // was held went out already.
-                    return self.write(&chunk[take..]);
+                    return self.write_chunk(&chunk[take..]);
                 }
                 // The byte order mark left the held bytes (and went out).
                 let bom = before - self.held.len();
@@ -278,7 +445,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 } else if !held.is_empty() {
                     self.feed(&held)?;
                 }
-                return self.write(chunk);
+                return self.write_chunk(chunk);
             }
             Run::Running => self.feed(chunk)?,
         }
@@ -287,11 +454,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
 
     /// Goes straight to [`Run::Copy`] before anything was tokenized: the
     /// held input (after the BOM, which went out already) is written as it is.
-    fn copy_from_start(&mut self, mut held: Vec<u8>) -> Result<(), RewritingError> {
+    fn copy_from_start(&mut self, held: Vec<u8>) -> Result<(), RewritingError> {
         self.run = Run::Copy;
         self.front = None;
         self.out.utf16 = None;
-        self.out.deliver(&mut held).map_err(RewritingError::Output)
+        self.out.write_raw(&held)
     }
 
     /// Decides the encoding when the held bytes allow (a BOM, the transport
@@ -300,8 +467,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let Some(sniffed) = sniff_encoding(&self.held, at_eof, self.sniff.0, self.sniff.1) else { return Ok(false) };
         self.encoding = sniffed.encoding;
         // The BOM goes to the output as it is, never to the tokenizer.
-        let mut bom: Vec<u8> = self.held.drain(..sniffed.bom_len).collect();
-        self.out.deliver(&mut bom).map_err(RewritingError::Output)?;
+        let bom: Vec<u8> = self.held.drain(..sniffed.bom_len).collect();
+        self.out.write_raw(&bom)?;
         self.run = Run::Running;
         if self.core.settled {
             // Nothing observes the document: it is copied as it is, in any
@@ -315,17 +482,18 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 self.core.encoding = encoding_rs::UTF_8;
                 self.front = Some(Utf16Front::new(big_endian));
                 self.out.utf16 = Some(big_endian);
+                self.out.utf16_doc = Some(big_endian);
             }
             Strategy::Unsupported => {
                 let error = RewritingError::Encoding(format!(
                     "{} cannot be rewritten losslessly (no byte-level tokenization)",
                     sniffed.encoding.name()
                 ));
-                let mut held = std::mem::take(&mut self.held);
+                let held = std::mem::take(&mut self.held);
                 if self.on_error == OnError::PassThrough {
                     self.core.error = Some(error);
                     self.run = Run::PassThrough;
-                    self.out.deliver(&mut held).map_err(RewritingError::Output)?;
+                    self.out.write_raw(&held)?;
                     return Ok(true);
                 }
                 self.core.error = Some(RewritingError::Poisoned);
@@ -339,7 +507,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     fn feed(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
         let pass_through = self.on_error == OnError::PassThrough;
         let out = &mut self.out;
-        let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
+        let mut flush = |staged: Staged<'_>| out.deliver(staged);
         let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
         match &mut self.front {
             None => self.tokenizer.feed(chunk, &mut feed),
@@ -362,7 +530,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             // Flush what the tokenizer holds, raw, and go straight through from now on.
             self.run = if fail_through { Run::PassThrough } else { Run::Copy };
             let out = &mut self.out;
-            let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
+            let mut flush = |staged: Staged<'_>| out.deliver(staged);
             let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush };
             // A text node held (never when settled) in whole-text-node mode comes first.
             let held = feed.core.take_unwritten();
@@ -372,19 +540,24 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 let mut rest = Vec::new();
                 let odd = front.finish(&mut rest);
                 self.core.out.extend_from_slice(&rest);
-                self.out.deliver(self.core.staged()).map_err(RewritingError::Output)?;
+                self.out.deliver(self.core.staged())?;
                 if let Some(b) = odd {
-                    self.out.sink.write(&[b]).map_err(RewritingError::Output)?;
+                    self.out.write_raw(&[b])?;
                 }
             }
-            self.out.deliver(self.core.staged()).map_err(RewritingError::Output)?;
+            self.out.deliver(self.core.staged())?;
+            if fail_through && self.out.held.is_some() {
+                // The core places no more marks: what follows is not skipped.
+                self.out.with_held(Slot(0), |h, w| h.close_all(w))?;
+            }
             // From now on input goes straight to the sink, untouched.
             self.out.utf16 = None;
         }
         if let Err(e) = self.out.deliver(self.core.staged()) {
             self.run = Run::Failed;
             self.core.out.clear();
-            return Err(RewritingError::Output(e));
+            self.core.slot_log.clear();
+            return Err(e);
         }
         if self.on_error == OnError::Stop
             && let Some(e) = self.core.error.take()
@@ -413,10 +586,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Ok::<(), htrewrite::RewritingError>(())
     /// ```
     pub fn held_bytes(&self) -> usize {
+        let held = self.out.held.as_ref().map_or(0, |h| h.held_bytes());
         if matches!(self.run, Run::PassThrough | Run::Copy) {
-            return 0;
+            return held;
         }
-        self.tokenizer.buffered_capacity() + self.core.held_bytes() + self.held.capacity()
+        self.tokenizer.buffered_capacity() + self.core.held_bytes() + self.held.capacity() + held
     }
 
     fn check_memory(&mut self) -> Result<(), RewritingError> {
@@ -448,7 +622,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Errors
     /// As [`Rewriter::write`].
     pub fn end(mut self) -> Result<O, RewritingError> {
-        self.finish_document()?;
+        self.finish_input()?;
+        self.check_slots()?;
         Ok(self.out.sink)
     }
 
@@ -476,7 +651,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// As [`Rewriter::end`]: with [`OnError::Stop`] the failure is the
     /// `Err`, never the kept error.
     pub fn end_with_error(mut self) -> Result<(O, Option<RewritingError>), RewritingError> {
-        self.finish_document()?;
+        self.finish_input()?;
+        self.check_slots()?;
         let error = self.core.error.take();
         Ok((self.out.sink, error))
     }
@@ -506,7 +682,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let mut odd = None;
         {
             let out = &mut self.out;
-            let mut flush = |buf: &mut Vec<u8>| out.deliver(buf);
+            let mut flush = |staged: Staged<'_>| out.deliver(staged);
             let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
             if let Some(front) = &mut self.front {
                 self.decoded.clear();
@@ -521,9 +697,205 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         }
         self.after_feed()?;
         if let Some(b) = odd {
-            self.out.sink.write(&[b]).map_err(RewritingError::Output)?;
+            self.out.write_raw(&[b])?;
         }
         Ok(())
+    }
+
+    /// [`RewritingError::UnfilledSlots`] when slots are still pending.
+    fn check_slots(&self) -> Result<(), RewritingError> {
+        let pending = self.pending_slots();
+        if pending.is_empty() { Ok(()) } else { Err(RewritingError::UnfilledSlots(pending)) }
+    }
+
+    /// Ends the input and keeps the rewriter, for slots still to fill: the
+    /// end of the document is processed as by [`Rewriter::end`] (elements
+    /// open at the end of input end here, document-end handlers run), and
+    /// output flows up to the first pending slot. Then fill or cancel the
+    /// slots and call [`Rewriter::end`] for the sink. Calling it again does
+    /// nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("body", move |el| {
+    ///     made.borrow_mut().push(el.defer_append());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<body><p>text")?;
+    /// rw.finish_input()?; // the body ends at the end of input: its slot is placed
+    /// assert_eq!(rw.pending_slots(), slots.borrow().clone());
+    /// rw.fill(slots.borrow()[0], "<footer>f</footer>", ContentType::Html)?;
+    /// rw.end()?;
+    /// assert_eq!(out, b"<body><p>text<footer>f</footer>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Rewriter::end`], without [`RewritingError::UnfilledSlots`].
+    pub fn finish_input(&mut self) -> Result<(), RewritingError> {
+        if self.input_ended {
+            return if self.run == Run::Failed { Err(RewritingError::Poisoned) } else { Ok(()) };
+        }
+        self.finish_document()?;
+        self.input_ended = true;
+        Ok(())
+    }
+
+    /// The slots handlers made that are neither finished nor cancelled, in
+    /// order (slots whose place was removed, e.g. inside a removed element,
+    /// are not listed: filling them does nothing).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{Rewriter, Settings};
+    /// let settings = Settings::new().element("p", |el| {
+    ///     el.defer_after();
+    ///     Ok(())
+    /// });
+    /// let mut rw = Rewriter::new(settings, |_: &[u8]| {})?;
+    /// rw.write(b"<p>a</p><p>b</p>")?;
+    /// assert_eq!(rw.pending_slots().len(), 2);
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn pending_slots(&self) -> Vec<Slot> {
+        self.out.held.as_ref().map_or_else(Vec::new, |h| h.pending())
+    }
+
+    /// Fills `slot` with `content`, whole: as [`Rewriter::slot_write`] with
+    /// all of it, then [`Rewriter::slot_finish`]. The content is taken
+    /// whatever [`Settings::hold_limit`] says (it is in memory already);
+    /// while held it counts in [`Rewriter::held_bytes`]. When `slot` is the
+    /// first pending one, its content and the output held after it up to
+    /// the next pending slot go to the sink now.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, IoSink, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("span.user", move |el| {
+    ///     made.borrow_mut().push(el.defer_inner_content());
+    ///     Ok(())
+    /// });
+    /// let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    /// rw.write(b"Hello <span class=user>guest</span>!")?;
+    /// assert_eq!(rw.sink_mut().0, b"Hello <span class=user>");
+    /// rw.fill(slots.borrow()[0], "Ann & Bob", ContentType::Text)?;
+    /// assert_eq!(rw.sink_mut().0, b"Hello <span class=user>Ann &amp; Bob</span>!");
+    /// rw.end()?;
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Rewriter::slot_write`] and [`Rewriter::slot_finish`].
+    pub fn fill(&mut self, slot: Slot, content: &str, ty: ContentType) -> Result<(), RewritingError> {
+        self.slot_op(slot, |h, w| h.accept(slot, content.as_bytes(), ty, true, w))
+    }
+
+    /// Streams a chunk of `slot`'s content (UTF-8, cut anywhere, even inside
+    /// a character; invalid sequences become U+FFFD) and returns how much
+    /// of it was taken. When `slot` is the first pending one, all of it is
+    /// taken and written through at once (its first bytes wait until 16
+    /// bytes or the end came, for the check against the bytes before it);
+    /// otherwise it is held, up to [`Settings::hold_limit`] bytes of held
+    /// output, and a return of 0 means: fill or cancel earlier slots first.
+    /// Each chunk is of its own [`ContentType`]: `Text` is escaped for where
+    /// the slot lands (in RAWTEXT, script data and CDATA, text that could
+    /// begin their end waits for the next chunk), `Html` goes as it is. A
+    /// slot whose place was removed takes everything and writes nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("pre", move |el| {
+    ///     made.borrow_mut().push(el.defer_append());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<pre></pre>")?;
+    /// let slot = slots.borrow()[0];
+    /// for chunk in ["a < b\n", "caf\u{e9}", " & more"].map(str::as_bytes) {
+    ///     assert_eq!(rw.slot_write(slot, chunk, ContentType::Text)?, chunk.len());
+    /// }
+    /// rw.slot_finish(slot)?;
+    /// rw.end()?;
+    /// assert_eq!(String::from_utf8(out).unwrap(), "<pre>a &lt; b\ncafé &amp; more</pre>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`RewritingError::Slot`] ([`SlotErrorKind::Unknown`],
+    /// [`SlotErrorKind::Resolved`], [`SlotErrorKind::Content`] for text the
+    /// slot's place cannot hold; nothing of the chunk is taken and the slot
+    /// stays open); [`RewritingError::Output`] when the sink fails, and
+    /// [`RewritingError::Insertion`] when the slot's first bytes would
+    /// complete what the bytes before it began where escaping is impossible
+    /// (both fail the rewriter); [`RewritingError::Poisoned`] after a failure.
+    pub fn slot_write(&mut self, slot: Slot, chunk: &[u8], ty: ContentType) -> Result<usize, RewritingError> {
+        let room = self.hold_limit.saturating_sub(self.out.held_output());
+        let writing = self.out.held.as_ref().is_some_and(|h| h.is_writing(slot));
+        let n = if writing { chunk.len() } else { chunk.len().min(room) };
+        if n == 0 && !chunk.is_empty() {
+            // Not taken: still check the slot, so a finished one says so.
+            return self.slot_op(slot, |h, w| h.accept(slot, b"", ty, false, w)).map(|()| 0);
+        }
+        self.slot_op(slot, |h, w| h.accept(slot, &chunk[..n], ty, false, w))?;
+        Ok(n)
+    }
+
+    /// Ends `slot`'s streamed content (an unfinished character at its end
+    /// becomes U+FFFD; text held back is checked and written).
+    ///
+    /// # Example
+    /// See [`Rewriter::slot_write`].
+    ///
+    /// # Errors
+    /// As [`Rewriter::slot_write`].
+    pub fn slot_finish(&mut self, slot: Slot) -> Result<(), RewritingError> {
+        self.slot_op(slot, |h, w| h.accept(slot, b"", ContentType::Text, true, w))
+    }
+
+    /// Gives `slot` up (its content failed or timed out): it becomes
+    /// `fallback` — unless content was streamed into it already, which
+    /// then stays, ended here (the output must not depend on whether that
+    /// content was already written). Cancelling a slot whose place was
+    /// removed does nothing.
+    ///
+    /// # Example
+    /// See [`Fallback`].
+    ///
+    /// # Errors
+    /// As [`Rewriter::slot_write`].
+    pub fn cancel(&mut self, slot: Slot, fallback: Fallback) -> Result<(), RewritingError> {
+        self.slot_op(slot, |h, w| h.cancel(slot, fallback, w))
+    }
+
+    /// Runs a slot operation; a failure of the output fails the rewriter.
+    fn slot_op<R>(
+        &mut self,
+        slot: Slot,
+        f: impl FnOnce(&mut Held, Write<'_>) -> Result<R, RewritingError>,
+    ) -> Result<R, RewritingError> {
+        if self.run == Run::Failed {
+            return Err(RewritingError::Poisoned);
+        }
+        let result = self.out.with_held(slot, f);
+        if let Err(RewritingError::Output(_) | RewritingError::Insertion(_)) = &result {
+            self.run = Run::Failed;
+            self.core.error = Some(RewritingError::Poisoned);
+        }
+        result
     }
 }
 

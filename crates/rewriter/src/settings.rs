@@ -249,11 +249,15 @@ impl<K: HandlerKind> DocHandlers<'_, K> {
     }
 }
 
+/// The default of [`Settings::hold_limit`]: 1 MiB.
+const DEFAULT_HOLD_LIMIT: usize = 1 << 20;
+
 /// The options of a rewrite (without handlers).
 #[derive(Debug, Clone)]
 pub(crate) struct Options {
     pub(crate) encoding: EncodingChoice,
     pub(crate) memory_limit: usize,
+    pub(crate) hold_limit: usize,
     pub(crate) on_error: OnError,
     pub(crate) fragment: Option<(String, Namespace)>,
     pub(crate) scripting: bool,
@@ -332,6 +336,7 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
             options: Options {
                 encoding: EncodingChoice::Fixed(encoding_rs::UTF_8),
                 memory_limit: usize::MAX,
+                hold_limit: DEFAULT_HOLD_LIMIT,
                 on_error: OnError::Stop,
                 fragment: None,
                 scripting: true,
@@ -506,6 +511,42 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     /// over is [`RewritingError::MemoryLimitExceeded`]. Default: no limit.
     pub fn memory_limit(mut self, bytes: usize) -> Self {
         self.options.memory_limit = bytes;
+        self
+    }
+
+    /// The most output, in bytes, the rewriter holds after pending slots
+    /// (see [`Element::defer_before`](crate::Element::defer_before)) before
+    /// it stops taking input: [`Rewriter::write_some`](crate::Rewriter::write_some)
+    /// then takes nothing and [`Rewriter::write`](crate::Rewriter::write)
+    /// returns [`RewritingError::Blocked`], until slots are filled; streamed
+    /// content for a slot that is not first is refused the same way
+    /// ([`Rewriter::slot_write`](crate::Rewriter::slot_write) takes less).
+    /// The held output can go past the bound by what one accepted piece of
+    /// input makes (content handlers insert included) and by whole
+    /// [`Rewriter::fill`](crate::Rewriter::fill)s. Held output also counts
+    /// for [`Settings::memory_limit`], which should be the larger. Default:
+    /// 1 MiB.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{Rewriter, RewritingError, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().hold_limit(1024).element("#ad", move |el| {
+    ///     made.borrow_mut().push(el.defer_replace());
+    ///     Ok(())
+    /// });
+    /// let mut rw = Rewriter::new(settings, |_: &[u8]| {})?;
+    /// rw.write(b"<div id=ad></div>")?;
+    /// let before = rw.held_bytes();
+    /// let Err(RewritingError::Blocked { taken }) = rw.write(&[b'x'; 4096]) else { panic!() };
+    /// assert!(taken > 0 && taken < 4096); // the div and about 1 KiB after it are held
+    /// assert!(rw.held_bytes() - before <= 1024);
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn hold_limit(mut self, bytes: usize) -> Self {
+        self.options.hold_limit = bytes;
         self
     }
 
