@@ -542,10 +542,18 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     /// Writes `bytes`, content inserted at `place`, with the slots among it.
+    #[inline(always)]
     fn emit_pieces(&mut self, bytes: &[u8], ctx: Context<'_>, place: Place, deferred: &[Deferred]) {
         if deferred.is_empty() {
-            return self.emit_inserted(bytes, ctx);
+            self.emit_inserted(bytes, ctx)
+        } else {
+            self.emit_with_slots(bytes, ctx, place, deferred)
         }
+    }
+
+    /// [`Core::emit_pieces`] with slots.
+    #[inline(never)]
+    fn emit_with_slots(&mut self, bytes: &[u8], ctx: Context<'_>, place: Place, deferred: &[Deferred]) {
         let mut at = 0;
         for d in deferred.iter().filter(|d| d.place == place) {
             self.emit_inserted(&bytes[at..d.at], ctx);
@@ -1009,16 +1017,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.emit_token_unchanged(token);
             return;
         }
-        if !edits.created.is_empty() {
+        if let Some(slots) = &mut edits.slots {
             self.next_slot = edits.next_slot;
-            self.slot_log.created.append(&mut edits.created);
-            self.slot_log.discarded.append(&mut edits.discarded);
+            self.slot_log.created.append(&mut slots.created);
+            self.slot_log.discarded.append(&mut slots.discarded);
         }
         // Output at the start.
         let before = std::mem::take(&mut edits.before);
-        self.emit_pieces(&before, Context::Data, Place::Before, &edits.deferred);
-        if !edits.deferred.is_empty() {
-            self.place_over(&edits.deferred, Place::Replace, true);
+        self.emit_pieces(&before, Context::Data, Place::Before, edits.deferred());
+        if edits.slots.is_some() {
+            self.place_over(edits.deferred(), Place::Replace, true);
         }
         let suppressed_before = self.suppress.is_some();
         if edits.removal == Removal::Whole {
@@ -1059,7 +1067,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         }
         let prepend = std::mem::take(&mut edits.prepend);
-        self.emit_pieces(&prepend, ctx.get(), Place::Prepend, &edits.deferred);
+        self.emit_pieces(&prepend, ctx.get(), Place::Prepend, edits.deferred());
         if let Some(inner) = edits.inner.take() {
             self.emit_inserted(&inner, ctx.get());
             if self.suppress.is_none() {
@@ -1067,8 +1075,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
             edits.inner = Some(Vec::new());
         }
-        if !edits.deferred.is_empty() {
-            self.place_over(&edits.deferred, Place::Inner, true);
+        if edits.slots.is_some() {
+            self.place_over(edits.deferred(), Place::Inner, true);
         }
         if edits.has_end_work() || !end_groups.is_empty() {
             let (name, end_groups) = (name.into(), end_groups.to_vec());
@@ -1125,11 +1133,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.suppress == Some(Suppress::Inner(id)) {
             self.suppress = None;
         }
-        if !p.edits.deferred.is_empty() {
-            self.place_over(&p.edits.deferred, Place::Inner, false);
+        if p.edits.slots.is_some() {
+            self.place_over(p.edits.deferred(), Place::Inner, false);
         }
         let append = std::mem::take(&mut p.edits.append);
-        self.emit_pieces(&append, p.ctx.get(), Place::Append, &p.edits.deferred);
+        self.emit_pieces(&append, p.ctx.get(), Place::Append, p.edits.deferred());
         let mut end = EndEdits::default();
         let mut own = std::mem::take(&mut p.edits.end_handlers);
         let mut failed = None;
@@ -1171,11 +1179,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.suppress == Some(Suppress::Whole(id)) {
             self.suppress = None;
         }
-        if !p.edits.deferred.is_empty() {
-            self.place_over(&p.edits.deferred, Place::Replace, false);
+        if p.edits.slots.is_some() {
+            self.place_over(p.edits.deferred(), Place::Replace, false);
         }
         self.emit_inserted(&end.after, Context::Data);
-        self.emit_pieces(&p.edits.after, Context::Data, Place::After, &p.edits.deferred);
+        self.emit_pieces(&p.edits.after, Context::Data, Place::After, p.edits.deferred());
     }
 
     /// `</body>` and `</html>` switch insertion modes without popping: their

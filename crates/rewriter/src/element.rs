@@ -112,6 +112,16 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
     attrs: Vec<AttrEdit>,
     pub(crate) name: Option<String>,
     pub(crate) end_handlers: Vec<K::EndHandler<'h>>,
+    /// Made by the first slot (apart, so that edits without slots, the
+    /// common case, stay as small and cheap to make and move as before).
+    pub(crate) slots: Option<Box<SlotEdits>>,
+    /// The number of the next slot.
+    pub(crate) next_slot: u64,
+}
+
+/// The slots handlers made for one element.
+#[derive(Debug, Default)]
+pub(crate) struct SlotEdits {
     /// Slots of content (not attribute values), in output order per place.
     pub(crate) deferred: Vec<Deferred>,
     /// Every slot handlers made, with where its content lands.
@@ -119,8 +129,6 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
     /// Slots given up by a later edit (or with no place: `defer_append`
     /// on a void element).
     pub(crate) discarded: Vec<Slot>,
-    /// The number of the next slot.
-    pub(crate) next_slot: u64,
 }
 
 impl<'h, K: HandlerKind> Default for Edits<'h, K> {
@@ -136,9 +144,7 @@ impl<'h, K: HandlerKind> Default for Edits<'h, K> {
             attrs: Vec::new(),
             name: None,
             end_handlers: Vec::new(),
-            deferred: Vec::new(),
-            created: Vec::new(),
-            discarded: Vec::new(),
+            slots: None,
             next_slot: 0,
         }
     }
@@ -158,7 +164,7 @@ impl<K: HandlerKind> Edits<'_, K> {
             && self.replacement.is_none()
             && !self.start_tag_changed()
             && !self.has_end_work()
-            && self.created.is_empty()
+            && self.slots.is_none()
     }
 
     /// Whether anything waits for the element's end.
@@ -169,13 +175,23 @@ impl<K: HandlerKind> Edits<'_, K> {
             || self.removal != Removal::None
             || self.name.is_some()
             || !self.end_handlers.is_empty()
-            || self.deferred.iter().any(|d| !matches!(d.place, Place::Before | Place::Prepend))
+            || self.deferred().iter().any(|d| !matches!(d.place, Place::Before | Place::Prepend))
+    }
+
+    /// The slots of content, in output order per place.
+    pub(crate) fn deferred(&self) -> &[Deferred] {
+        self.slots.as_ref().map_or(&[], |s| &s.deferred)
+    }
+
+    fn slots_mut(&mut self) -> &mut SlotEdits {
+        self.slots.get_or_insert_with(Box::default)
     }
 
     /// Gives up the slots at `place`.
     fn discard_place(&mut self, place: Place) {
-        let discarded = &mut self.discarded;
-        self.deferred.retain(|d| {
+        let Some(slots) = &mut self.slots else { return };
+        let discarded = &mut slots.discarded;
+        slots.deferred.retain(|d| {
             if d.place == place {
                 discarded.push(d.slot);
             }
@@ -186,20 +202,23 @@ impl<K: HandlerKind> Edits<'_, K> {
     /// Content of `len` bytes was put in front of the content at `place`:
     /// its slots move along.
     fn shift(&mut self, place: Place, len: usize) {
-        for d in self.deferred.iter_mut().filter(|d| d.place == place) {
+        let Some(slots) = &mut self.slots else { return };
+        for d in slots.deferred.iter_mut().filter(|d| d.place == place) {
             d.at += len;
         }
     }
 
     /// A slot in front of everything at `place` (`after`, `prepend`).
     fn defer_first(&mut self, place: Place, slot: Slot) {
-        let i = self.deferred.iter().position(|d| d.place == place).unwrap_or(self.deferred.len());
-        self.deferred.insert(i, Deferred { place, at: 0, slot });
+        let deferred = &mut self.slots_mut().deferred;
+        let i = deferred.iter().position(|d| d.place == place).unwrap_or(deferred.len());
+        deferred.insert(i, Deferred { place, at: 0, slot });
     }
 
     /// Takes the attribute `lower`'s slot edits out, giving their slots up.
     fn take_deferred_attribute(&mut self, lower: &str) {
-        let discarded = &mut self.discarded;
+        let Some(slots) = &mut self.slots else { return };
+        let discarded = &mut slots.discarded;
         self.attrs.retain(|e| match e.kind {
             AttrEditKind::Deferred { slot, .. } if e.is(lower) => {
                 discarded.push(slot);
@@ -242,17 +261,15 @@ impl<K: HandlerKind> Edits<'_, K> {
         marks: &mut Vec<(usize, Mark)>,
     ) {
         let raw = token.raw();
-        // (start, end, replacement, a slot's marks at offsets of the replacement)
-        type Edit = (usize, usize, Vec<u8>, Option<(Slot, usize, usize)>);
-        let mut edits: Vec<Edit> = Vec::new();
+        let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        let mut slot_edits: Vec<SlotEdit> = Vec::new();
         if let Some(name) = &self.name {
             let r = token.tag_name_span();
-            edits.push((r.start, r.end, name.as_bytes().to_vec(), None));
+            edits.push((r.start, r.end, name.as_bytes().to_vec()));
         }
         let name_end = token.tag_name_span().end;
         let tag_end = if token.is_self_closing() && raw.ends_with(b"/>") { raw.len() - 2 } else { raw.len() - 1 };
         let mut added = Vec::new();
-        let mut added_marks = Vec::new();
         for e in &self.attrs {
             match &e.kind {
                 AttrEditKind::Changed { span, value } => match span.value {
@@ -268,33 +285,15 @@ impl<K: HandlerKind> Edits<'_, K> {
                                 bytes.push(b'"');
                             }
                         }
-                        edits.push((v.start, v.end, bytes, None));
+                        edits.push((v.start, v.end, bytes));
                     }
                     None => {
                         let mut bytes = b"=\"".to_vec();
                         escape_value(value, b'"', doc, &mut bytes);
                         bytes.push(b'"');
-                        edits.push((span.name.end, span.name.end, bytes, None));
+                        edits.push((span.name.end, span.name.end, bytes));
                     }
                 },
-                AttrEditKind::Deferred { span: Some(span), slot } => match span.value {
-                    Some(v) => {
-                        let value = &raw[v.start..v.end];
-                        let (bytes, at) = match span.quote {
-                            Quote::None => ([b"\"", value, b"\""].concat(), 1),
-                            _ => (value.to_vec(), 0),
-                        };
-                        edits.push((v.start, v.end, bytes, Some((*slot, at, at + value.len()))));
-                    }
-                    None => edits.push((span.name.end, span.name.end, b"=\"\"".to_vec(), Some((*slot, 2, 2)))),
-                },
-                AttrEditKind::Deferred { span: None, slot } => {
-                    added.push(b' ');
-                    added.extend_from_slice(e.name.as_bytes());
-                    added.extend_from_slice(b"=\"");
-                    added_marks.push((*slot, added.len()));
-                    added.push(b'"');
-                }
                 AttrEditKind::Removed { span } => {
                     let end = match span.value {
                         Some(v) => v.end + usize::from(span.quote != Quote::None),
@@ -304,7 +303,7 @@ impl<K: HandlerKind> Edits<'_, K> {
                     while start > name_end && raw[start - 1].is_ascii_whitespace() {
                         start -= 1;
                     }
-                    edits.push((start, end, Vec::new(), None));
+                    edits.push((start, end, Vec::new()));
                 }
                 AttrEditKind::Added { value } => {
                     added.push(b' ');
@@ -313,29 +312,98 @@ impl<K: HandlerKind> Edits<'_, K> {
                     escape_value(value, b'"', doc, &mut added);
                     added.push(b'"');
                 }
+                AttrEditKind::Deferred { span, slot } => {
+                    deferred_attribute_edit(raw, &e.name, *span, *slot, &mut edits, &mut slot_edits, &mut added);
+                }
             }
         }
+        if !added.is_empty() {
+            edits.push((tag_end, tag_end, added));
+        }
         edits.sort_by_key(|e| (e.0, e.1));
+        if !slot_edits.is_empty() {
+            return write_marked(raw, edits, &slot_edits, out, marks);
+        }
         let mut at = 0;
-        for (start, end, bytes, slot) in edits {
+        for (start, end, bytes) in edits {
             out.extend_from_slice(&raw[at..start]);
-            if let Some((slot, open, close)) = slot {
-                marks.push((out.len() + open, Mark::Open(slot)));
-                marks.push((out.len() + close, Mark::Close(slot)));
-            }
             out.extend_from_slice(&bytes);
             at = end;
         }
-        if at < tag_end {
-            out.extend_from_slice(&raw[at..tag_end]);
-        }
-        for (slot, at) in added_marks {
-            marks.push((out.len() + at, Mark::Open(slot)));
-            marks.push((out.len() + at, Mark::Close(slot)));
-        }
-        out.extend_from_slice(&added);
-        out.extend_from_slice(&raw[tag_end.max(at)..]);
+        out.extend_from_slice(&raw[at..]);
     }
+}
+
+/// An attribute-value slot in a start tag being written: the range of the
+/// edit over it (`None`: in the attributes added before the tag's end), the
+/// slot, and its marks at offsets of the edit's bytes.
+type SlotEdit = (Option<(usize, usize)>, Slot, usize, usize);
+
+/// The edit for an attribute whose value is `slot`: over the start tag's
+/// attribute at `span` (its value kept between the marks, an unquoted one
+/// quoted), or a new attribute ` name=""` with the marks inside the quotes.
+#[inline(never)]
+fn deferred_attribute_edit(
+    raw: &[u8],
+    name: &str,
+    span: Option<AttributeSpan>,
+    slot: Slot,
+    edits: &mut Vec<(usize, usize, Vec<u8>)>,
+    slot_edits: &mut Vec<SlotEdit>,
+    added: &mut Vec<u8>,
+) {
+    match span {
+        Some(span) => match span.value {
+            Some(v) => {
+                let value = &raw[v.start..v.end];
+                let (bytes, at) = match span.quote {
+                    Quote::None => ([b"\"", value, b"\""].concat(), 1),
+                    _ => (value.to_vec(), 0),
+                };
+                slot_edits.push((Some((v.start, v.end)), slot, at, at + value.len()));
+                edits.push((v.start, v.end, bytes));
+            }
+            None => {
+                slot_edits.push((Some((span.name.end, span.name.end)), slot, 2, 2));
+                edits.push((span.name.end, span.name.end, b"=\"\"".to_vec()));
+            }
+        },
+        None => {
+            added.push(b' ');
+            added.extend_from_slice(name.as_bytes());
+            added.extend_from_slice(b"=\"");
+            slot_edits.push((None, slot, added.len(), added.len()));
+            added.push(b'"');
+        }
+    }
+}
+
+/// Writes a start tag's sorted `edits` over `raw` into `out`, with the
+/// marks of `slot_edits` at their offsets. The added attributes, when there
+/// are any, are the last edit: at the tag's end, pushed last, and no other
+/// edit begins there and ends later.
+#[inline(never)]
+fn write_marked(
+    raw: &[u8],
+    edits: Vec<(usize, usize, Vec<u8>)>,
+    slot_edits: &[SlotEdit],
+    out: &mut Vec<u8>,
+    marks: &mut Vec<(usize, Mark)>,
+) {
+    let has_added = slot_edits.iter().any(|e| e.0.is_none());
+    let last = edits.len().saturating_sub(1);
+    let mut at = 0;
+    for (i, (start, end, bytes)) in edits.into_iter().enumerate() {
+        out.extend_from_slice(&raw[at..start]);
+        let key = if has_added && i == last { None } else { Some((start, end)) };
+        for &(_, slot, open, close) in slot_edits.iter().filter(|e| e.0 == key) {
+            marks.push((out.len() + open, Mark::Open(slot)));
+            marks.push((out.len() + close, Mark::Close(slot)));
+        }
+        out.extend_from_slice(&bytes);
+        at = end;
+    }
+    out.extend_from_slice(&raw[at..]);
 }
 
 /// Escapes an attribute value for `quote` (`&` always, the quote character).
@@ -896,7 +964,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     fn new_slot(&mut self, ctx: SlotCtx) -> Slot {
         let slot = Slot(self.e.next_slot);
         self.e.next_slot += 1;
-        self.e.created.push((slot, ctx));
+        self.e.slots_mut().created.push((slot, ctx));
         slot
     }
 
@@ -908,7 +976,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         if self.can_have_content() {
             return Some(slot);
         }
-        self.e.discarded.push(slot);
+        self.e.slots_mut().discarded.push(slot);
         None
     }
 
@@ -948,7 +1016,8 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// ```
     pub fn defer_before(&mut self) -> Slot {
         let slot = self.new_slot(SlotCtx::Content(ContextOwned::Data));
-        self.e.deferred.push(Deferred { place: Place::Before, at: self.e.before.len(), slot });
+        let at = self.e.before.len();
+        self.e.slots_mut().deferred.push(Deferred { place: Place::Before, at, slot });
         slot
     }
 
@@ -1036,7 +1105,8 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// ```
     pub fn defer_append(&mut self) -> Slot {
         let Some(slot) = self.content_slot() else { return Slot(self.e.next_slot - 1) };
-        self.e.deferred.push(Deferred { place: Place::Append, at: self.e.append.len(), slot });
+        let at = self.e.append.len();
+        self.e.slots_mut().deferred.push(Deferred { place: Place::Append, at, slot });
         slot
     }
 
@@ -1074,7 +1144,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
             self.e.discard_place(place);
         }
         self.e.inner = None;
-        self.e.deferred.push(Deferred { place: Place::Inner, at: 0, slot });
+        self.e.slots_mut().deferred.push(Deferred { place: Place::Inner, at: 0, slot });
         slot
     }
 
@@ -1111,7 +1181,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         self.e.discard_place(Place::Replace);
         self.e.removal = Removal::None;
         self.e.replacement = None;
-        self.e.deferred.push(Deferred { place: Place::Replace, at: 0, slot });
+        self.e.slots_mut().deferred.push(Deferred { place: Place::Replace, at: 0, slot });
         slot
     }
 
