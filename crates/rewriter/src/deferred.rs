@@ -186,6 +186,11 @@ impl Held {
         self.held
     }
 
+    /// Whether nothing is held or waits: output goes straight to the sink.
+    pub(crate) fn idle(&self) -> bool {
+        self.queue.is_empty() && self.writing.is_none() && self.skipping.is_none()
+    }
+
     /// The slots made and not yet finished or cancelled, in order.
     pub(crate) fn pending(&self) -> Vec<Slot> {
         let mut v: Vec<Slot> = self.slots.iter().filter(|(_, s)| s.status == Status::Open).map(|(&k, _)| k).collect();

@@ -87,6 +87,51 @@
 //! handler's text nodes); its document-wide handlers still run.
 //! Instruction counts per workload are in the workspace `README.md`.
 //!
+//! ## Deferred content
+//! A handler may leave content for later — a fragment another service
+//! renders, a banner from a cache — instead of blocking the page: the
+//! `defer_*` methods of [`Element`] return a [`Slot`] that the caller fills
+//! when the content is known ([`Rewriter::fill`]), streams into as it
+//! arrives ([`Rewriter::slot_write`] … [`Rewriter::slot_finish`]) or gives
+//! up with a [`Fallback`] ([`Rewriter::cancel`]). Output up to the first
+//! pending slot flows to the sink; what follows is held, in order, while
+//! parsing and later handlers go on; past [`Settings::hold_limit`] the
+//! rewriter takes no more input ([`Rewriter::write_some`] says how much it
+//! took, [`Rewriter::write`] returns [`RewritingError::Blocked`]) until
+//! slots are filled. The first pending slot's streamed content is written
+//! through as it arrives. No async runtime is involved: the async adapters
+//! build on this.
+//!
+//! ```
+//! use std::{cell::RefCell, rc::Rc};
+//! use htrewrite::{ContentType, Fallback, Rewriter, Settings, Slot};
+//! let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+//! let made = slots.clone();
+//! let settings = Settings::new().element("esi-include", move |el| {
+//!     made.borrow_mut().push(el.defer_replace());
+//!     Ok(())
+//! });
+//! let mut out = Vec::new();
+//! let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+//! rw.write(b"<p>Hi <esi-include src=/user></esi-include>! <esi-include src=/ad>ad</esi-include>")?;
+//! let s = slots.borrow().clone();
+//! rw.cancel(s[1], Fallback::KeepOriginal)?; // any order: the ad's fetch failed
+//! rw.slot_write(s[0], b"<b>An", ContentType::Html)?; // streamed
+//! rw.slot_write(s[0], b"n</b>", ContentType::Html)?;
+//! rw.slot_finish(s[0])?;
+//! rw.end()?;
+//! assert_eq!(out, b"<p>Hi <b>Ann</b>! <esi-include src=/ad>ad</esi-include>");
+//! # Ok::<(), htrewrite::RewritingError>(())
+//! ```
+//!
+//! Content is [`ContentType::Text`] (escaped for where the slot lands) or
+//! [`ContentType::Html`] (as it is). Content parsed as part of the document
+//! — the page's rules applied to it, the tree the one a browser builds from
+//! the final page — is not done yet; the design leaves room for it: a slot's
+//! content goes through one place (`deferred.rs`) that knows where the
+//! slot lands, which a parsed-HTML content type would route through a
+//! tokenizer and shadow forked at the slot's place.
+//!
 //! ## Guarantees
 //! Each is a contract, with the tests that enforce it (commands and figures
 //! in the workspace `README.md`).
@@ -109,6 +154,10 @@
 //!   `tests/placement.rs` checks where edits land, whole against byte by
 //!   byte, on every document of up to five pieces from twenty
 //!   (mode-switching tags, formatting elements, NUL, whitespace, letters).
+//!   With deferred content, neither the chunking of the page, nor that of
+//!   each streamed fill, nor the order slots are filled in changes the
+//!   output (`tests/deferred.rs`: every permutation for small cases,
+//!   proptest against the same edits made at once).
 //! - **Linear time**: the tokenizer and the shadow are linear on every
 //!   input (their crates' tests count steps at n and 4n); the rewriter adds
 //!   O(1) work per token and per open element, plus what handlers do.
@@ -119,7 +168,9 @@
 //!   mode) and pending inserted content, never the document;
 //!   [`Settings::memory_limit`] counts all of them and fails with
 //!   [`RewritingError::MemoryLimitExceeded`], leaving the output exact up to
-//!   the failing token (`tests/limits.rs`).
+//!   the failing token (`tests/limits.rs`). Output held after a pending
+//!   slot is bounded by [`Settings::hold_limit`] (back-pressure, not an
+//!   error: `tests/deferred.rs`, `bounded::*`).
 //! - **Context-safe text**: [`ContentType::Text`] is escaped for the context
 //!   it lands in (text, attribute value, RCDATA), or refused with
 //!   [`EditErrorKind`] where escaping is impossible (RAWTEXT, script data,

@@ -315,7 +315,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Ok::<(), htrewrite::RewritingError>(())
     /// ```
     pub fn copying(&self) -> bool {
-        self.run == Run::Copy || self.core.settled && self.run != Run::Failed
+        let idle = self.out.held.as_ref().is_none_or(|h| h.idle());
+        idle && (self.run == Run::Copy || self.core.settled && self.run != Run::Failed)
     }
 
     /// The sink (e.g. to drain a buffer between writes).
@@ -573,8 +574,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// counts them after each write: the tokenizer's carried-over input, the
     /// stack of open elements and the list of active formatting elements (by
     /// capacity), the selector matcher's records (by capacity), content held
-    /// for handlers (pending edits, a whole text node), and input held while the encoding
-    /// is sniffed. 0 once the rewriter copies its input ([`Rewriter::copying`]).
+    /// for handlers (pending edits, a whole text node), output held after
+    /// pending slots and slot content not written yet (see
+    /// [`Settings::hold_limit`]), and input held while the encoding is
+    /// sniffed. Only the held output once the rewriter copies its input
+    /// ([`Rewriter::copying`]).
     /// For metrics, and to size a limit.
     ///
     /// # Example

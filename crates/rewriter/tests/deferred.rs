@@ -22,11 +22,14 @@
 //!   output reaches [`Settings::hold_limit`], [`Rewriter::held_bytes`] stays
 //!   within the bound (plus one accepted piece), nothing after the slot is
 //!   written; after the fill the rest of the page is taken and the output
-//!   is exact. Also `write`'s [`RewritingError::Blocked`] resume, and a
-//!   streamed fill of a later slot refused past the bound.
+//!   is exact. Also `write`'s [`RewritingError::Blocked`] resume, a
+//!   streamed fill of a later slot refused past the bound, and
+//!   [`Rewriter::copying`] false while output waits for a slot.
 //! - `errors::*`: `end()` with unfilled slots reports them; slot misuse
 //!   (unknown, filled twice) is a typed error that leaves the rewrite going;
-//!   refused content leaves the slot open; a failed stream keeps what came.
+//!   refused content leaves the slot open; a failed stream keeps what came;
+//!   with [`OnError::PassThrough`](htrewrite::OnError::PassThrough) a
+//!   failure after a slot passes the rest through after the slot's content.
 
 mod common;
 
@@ -477,6 +480,7 @@ fn bounded_long_page() -> Result<(), Failed> {
     if peak > BOUND + 16 * 1024 {
         return Err(format!("held {peak} bytes, bound {BOUND}").into());
     }
+    eprintln!("a 10 MB page, first slot unfilled: took {taken} bytes, held at most {peak} (bound {BOUND})");
     let slot = slots.borrow()[0];
     rw.fill(slot, "<nav>n</nav>", ContentType::Html)?;
     rw.write(&page[taken..])?;
@@ -620,6 +624,44 @@ fn errors_broken_stream_keeps_what_came() -> Result<(), Failed> {
     Ok(())
 }
 
+fn errors_pass_through_after_a_slot() -> Result<(), Failed> {
+    let (settings, slots) = deferring_one("p", "after");
+    let settings = settings.element("b", |_| Err("boom".into())).on_error(htrewrite::OnError::PassThrough);
+    let mut rw = Rewriter::new(settings, htrewrite::IoSink(Vec::new()))?;
+    rw.write(b"<p>a</p>x<b>y</b>z")?;
+    if rw.error().is_none() {
+        return Err("the b handler's error must be kept".into());
+    }
+    rw.write(b"<i>rest")?;
+    rw.fill(slots.borrow()[0], "[after p]", ContentType::Text)?;
+    let (out, error) = rw.end_with_error()?;
+    if error.is_none() || out.0 != b"<p>a</p>[after p]x<b>y</b>z<i>rest" {
+        return Err(format!("got {} ({error:?})", show(&out.0)).into());
+    }
+    Ok(())
+}
+
+fn copy_waits_for_slots() -> Result<(), Failed> {
+    let (settings, slots) = deferring_one("head", "append");
+    let mut rw = Rewriter::new(settings, htrewrite::IoSink(Vec::new()))?;
+    rw.write(b"<head><title>t</title></head><body><p>a")?;
+    if rw.copying() {
+        return Err("copying while output waits for a slot".into());
+    }
+    rw.write(b"<p>b")?;
+    rw.fill(slots.borrow()[0], "<script src=x></script>", ContentType::Html)?;
+    rw.write(b"<p>c")?;
+    if !rw.copying() {
+        return Err("nothing observes the rest once the slot is filled: it is copied".into());
+    }
+    rw.write(b"<p>d")?;
+    let out = rw.end()?.0;
+    if out != b"<head><title>t</title><script src=x></script></head><body><p>a<p>b<p>c<p>d" {
+        return Err(format!("got {}", show(&out)).into());
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/deferred/cases.toml");
@@ -631,7 +673,9 @@ fn main() {
         trials.push(Trial::test(format!("case::{}", case.name), move || run_case(&case)));
     }
     type Test = fn() -> Result<(), Failed>;
-    let named: [(&str, Test); 7] = [
+    let named: [(&str, Test); 9] = [
+        ("errors::pass_through_after_a_slot", errors_pass_through_after_a_slot),
+        ("bounded::copy_waits_for_slots", copy_waits_for_slots),
         ("property::deferred_equals_immediate", deferred_equals_immediate),
         ("bounded::long_page_first_slot_unfilled", bounded_long_page),
         ("bounded::output_stops_at_the_slot", bounded_output_stops_at_the_slot),
