@@ -405,7 +405,10 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if self.input_ended {
             return Err(RewritingError::InputEnded);
         }
-        let room = self.hold_limit.saturating_sub(self.out.held_output());
+        let held = self.out.held_output();
+        // With nothing held, input always goes on (at most a bound's worth
+        // at once, so that one piece's output stays about that size).
+        let room = if held == 0 { self.hold_limit.max(1) } else { self.hold_limit.saturating_sub(held) };
         if room == 0 && !chunk.is_empty() {
             return Ok(0);
         }

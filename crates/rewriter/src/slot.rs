@@ -35,7 +35,7 @@ use crate::EditError;
 /// let mut out = Vec::new();
 /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
 /// rw.write(b"<p>a</p><p>b</p>")?;
-/// let [first, second] = slots.borrow()[..] else { unreachable!() };
+/// let (first, second) = (slots.borrow()[0], slots.borrow()[1]);
 /// assert!(first < second);
 /// rw.fill(second, "2", ContentType::Text)?;
 /// rw.fill(first, "1", ContentType::Text)?;
@@ -165,16 +165,25 @@ impl SlotError {
     }
 
     /// The slot.
+    ///
+    /// # Example
+    /// See [`SlotError`].
     pub fn slot(&self) -> Slot {
         self.slot
     }
 
     /// What went wrong.
+    ///
+    /// # Example
+    /// See [`SlotError`].
     pub fn kind(&self) -> SlotErrorKind {
         self.kind
     }
 
     /// For [`SlotErrorKind::Content`]: why the content was refused.
+    ///
+    /// # Example
+    /// See [`SlotError`].
     pub fn content_error(&self) -> Option<&EditError> {
         self.content.as_ref()
     }

@@ -25,6 +25,9 @@
 //!   is exact. Also `write`'s [`RewritingError::Blocked`] resume, a
 //!   streamed fill of a later slot refused past the bound, and
 //!   [`Rewriter::copying`] false while output waits for a slot.
+//! - `encodings::match_immediate`: UTF-16LE/BE, windows-1252, Shift_JIS and
+//!   gb18030 documents, text and HTML slots, every chunking: as the same
+//!   edits made at once.
 //! - `errors::*`: `end()` with unfilled slots reports them; slot misuse
 //!   (unknown, filled twice) is a typed error that leaves the rewrite going;
 //!   refused content leaves the slot open; a failed stream keeps what came;
@@ -641,6 +644,66 @@ fn errors_pass_through_after_a_slot() -> Result<(), Failed> {
     Ok(())
 }
 
+/// In the document's encoding: a slot's content is encoded as immediate
+/// content is (UTF-16 documents written back as UTF-16; characters a
+/// legacy encoding lacks as references in text), whatever the chunking of
+/// the page and of the fill; compared with the same edits made at once.
+fn encodings_match_immediate() -> Result<(), Failed> {
+    let mut failures = Vec::new();
+    for label in ["UTF-16LE", "UTF-16BE", "windows-1252", "Shift_JIS", "gb18030"] {
+        let enc = encoding_rs::Encoding::for_label(label.as_bytes()).expect("label");
+        let (page, _, _) = enc.encode("<p>a é</p><div>ø</div><i>z</i>");
+        let page: Vec<u8> = match label {
+            "UTF-16LE" => "<p>a é</p><div>ø</div><i>z</i>".encode_utf16().flat_map(u16::to_le_bytes).collect(),
+            "UTF-16BE" => "<p>a é</p><div>ø</div><i>z</i>".encode_utf16().flat_map(u16::to_be_bytes).collect(),
+            _ => page.into_owned(),
+        };
+        let text = "ü€ & <x> 😀";
+        let html = "<b>ø</b>";
+        let immediate = Settings::new().encoding(label)?.element("p", |el| {
+            el.append(text, ContentType::Text)?;
+            Ok(())
+        });
+        let immediate = immediate.element("div", |el| {
+            el.replace(html, ContentType::Html)?;
+            Ok(())
+        });
+        let reference = common::rewrite(immediate, &page, Chunking::Whole);
+        if let Some(e) = reference.error {
+            return Err(format!("{label}: immediate edits failed: {e}").into());
+        }
+        for chunking in chunkings(label) {
+            for fill in [Chunking::Whole, Chunking::Bytewise] {
+                let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+                let (a, b) = (slots.clone(), slots.clone());
+                let settings = Settings::new()
+                    .encoding(label)?
+                    .element("p", move |el| {
+                        a.borrow_mut().push(el.defer_append());
+                        Ok(())
+                    })
+                    .element("div", move |el| {
+                        b.borrow_mut().push(el.defer_replace());
+                        Ok(())
+                    });
+                let mut rw = Rewriter::new(settings, htrewrite::IoSink(Vec::new()))?;
+                for chunk in chunking.chunks(&page) {
+                    rw.write(chunk)?;
+                }
+                rw.finish_input()?;
+                let made = slots.borrow().clone();
+                give(&mut rw, made[1], &Action::Content(html.to_owned(), ContentType::Html), fill)?;
+                give(&mut rw, made[0], &Action::Content(text.to_owned(), ContentType::Text), fill)?;
+                let out = rw.end()?.0;
+                if out != reference.output {
+                    failures.push(format!("{label} [page {chunking}, fill {fill}]: {}", show(&out)));
+                }
+            }
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
+
 fn copy_waits_for_slots() -> Result<(), Failed> {
     let (settings, slots) = deferring_one("head", "append");
     let mut rw = Rewriter::new(settings, htrewrite::IoSink(Vec::new()))?;
@@ -673,7 +736,8 @@ fn main() {
         trials.push(Trial::test(format!("case::{}", case.name), move || run_case(&case)));
     }
     type Test = fn() -> Result<(), Failed>;
-    let named: [(&str, Test); 9] = [
+    let named: [(&str, Test); 10] = [
+        ("encodings::match_immediate", encodings_match_immediate),
         ("errors::pass_through_after_a_slot", errors_pass_through_after_a_slot),
         ("bounded::copy_waits_for_slots", copy_waits_for_slots),
         ("property::deferred_equals_immediate", deferred_equals_immediate),
