@@ -3,7 +3,7 @@
 //! (issue 16).
 //!
 //! Most tags of a page are processed "in body" with the current node an
-//! HTML element, and most of those by one of four short rules of the
+//! HTML element, and most of those by one of a few short rules of the
 //! Standard:
 //! - a start tag of "any other" name: reconstruct the active formatting
 //!   elements, insert an HTML element;
