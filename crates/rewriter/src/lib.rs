@@ -277,3 +277,89 @@ macro_rules! comments {
         $crate::Handler::comments($selector, $handler)
     };
 }
+
+/// A handler at the end of each element matching a selector, for
+/// [`Settings::handler`] (as [`Settings::element_end`]; unlike lol_html's
+/// end-tag handlers it also runs for elements whose end tag is implied).
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, Settings, end_tag, rewrite_str};
+/// let s = Settings::new().handler(end_tag!("p", |end| { end.before("!", ContentType::Text)?; Ok(()) }));
+/// assert_eq!(rewrite_str("<p>a</p><p>b", s)?, "<p>a!</p><p>b!");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[macro_export]
+macro_rules! end_tag {
+    ($selector:expr, $handler:expr) => {
+        $crate::Handler::element_end($selector, $handler)
+    };
+}
+
+/// A DOCTYPE handler, for [`Settings::handler`].
+///
+/// # Example
+/// ```
+/// use htrewrite::{Settings, doctype, rewrite_str};
+/// let mut name = None;
+/// let s = Settings::new().handler(doctype!(|d| { name = d.name().map(str::to_owned); Ok(()) }));
+/// rewrite_str("<!DOCTYPE html><p>", s)?;
+/// assert_eq!(name.as_deref(), Some("html"));
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[macro_export]
+macro_rules! doctype {
+    ($handler:expr) => {
+        $crate::Handler::doctype($handler)
+    };
+}
+
+/// A handler of all the document's text, for [`Settings::handler`].
+///
+/// # Example
+/// ```
+/// use htrewrite::{Settings, doc_text, rewrite_str};
+/// let mut n = 0;
+/// let s = Settings::new().handler(doc_text!(|t| { n += t.as_str().len(); Ok(()) }));
+/// rewrite_str("<title>ab</title><p>cde", s)?;
+/// assert_eq!(n, 5);
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[macro_export]
+macro_rules! doc_text {
+    ($handler:expr) => {
+        $crate::Handler::doc_text($handler)
+    };
+}
+
+/// A handler of all the document's comments, for [`Settings::handler`].
+///
+/// # Example
+/// ```
+/// use htrewrite::{Settings, doc_comments, rewrite_str};
+/// let s = Settings::new().handler(doc_comments!(|c| { c.remove(); Ok(()) }));
+/// assert_eq!(rewrite_str("<!--a--><p><!--b-->x", s)?, "<p>x");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[macro_export]
+macro_rules! doc_comments {
+    ($handler:expr) => {
+        $crate::Handler::doc_comments($handler)
+    };
+}
+
+/// A handler at the end of the document, for [`Settings::handler`].
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, Settings, end, rewrite_str};
+/// let s = Settings::new().handler(end!(|e| { e.append("<!-- end -->", ContentType::Html)?; Ok(()) }));
+/// assert_eq!(rewrite_str("<p>x", s)?, "<p>x<!-- end -->");
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+#[macro_export]
+macro_rules! end {
+    ($handler:expr) => {
+        $crate::Handler::end($handler)
+    };
+}

@@ -187,6 +187,43 @@ impl<'h, K: HandlerKind> Handler<'h, K> {
     {
         Handler::Comments(selector.to_string(), f.into_handler())
     }
+    /// A handler at the end of each element matching the selector (what
+    /// [`end_tag!`](crate::end_tag) builds; as [`Settings::element_end`]).
+    pub fn element_end<F>(selector: &str, f: F) -> Self
+    where
+        F: FnMut(&mut ElementEnd<'_>) -> HandlerResult + IntoHandler<K::EndHandler<'h>>,
+    {
+        Handler::ElementEnd(selector.to_string(), f.into_handler())
+    }
+    /// A DOCTYPE handler (what [`doctype!`](crate::doctype) builds).
+    pub fn doctype<F>(f: F) -> Self
+    where
+        F: FnMut(&mut Doctype<'_>) -> HandlerResult + IntoHandler<K::DoctypeHandler<'h>>,
+    {
+        Handler::Doctype(f.into_handler())
+    }
+    /// A handler of all the document's text (what [`doc_text!`](crate::doc_text) builds).
+    pub fn doc_text<F>(f: F) -> Self
+    where
+        F: FnMut(&mut TextChunk<'_>) -> HandlerResult + IntoHandler<K::TextHandler<'h>>,
+    {
+        Handler::DocText(f.into_handler())
+    }
+    /// A handler of all the document's comments (what
+    /// [`doc_comments!`](crate::doc_comments) builds).
+    pub fn doc_comments<F>(f: F) -> Self
+    where
+        F: FnMut(&mut Comment<'_>) -> HandlerResult + IntoHandler<K::CommentHandler<'h>>,
+    {
+        Handler::DocComments(f.into_handler())
+    }
+    /// A handler at the end of the document (what [`end!`](crate::end) builds).
+    pub fn end<F>(f: F) -> Self
+    where
+        F: FnMut(&mut DocumentEnd<'_>) -> HandlerResult + IntoHandler<K::DocumentEndHandler<'h>>,
+    {
+        Handler::End(f.into_handler())
+    }
 }
 
 /// How the document's encoding is chosen.
