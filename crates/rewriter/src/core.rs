@@ -1176,6 +1176,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 }
             }
         }
+        if let Some(replacement) = &end.replacement {
+            self.emit_inserted(replacement, Context::Data);
+        }
         if self.suppress == Some(Suppress::Whole(id)) {
             self.suppress = None;
         }

@@ -1257,6 +1257,8 @@ pub(crate) struct EndEdits {
     pub(crate) after: Vec<u8>,
     pub(crate) remove_end_tag: bool,
     pub(crate) name: Option<String>,
+    /// What [`ElementEnd::replace`] puts where the end tag was.
+    pub(crate) replacement: Option<Vec<u8>>,
 }
 
 /// The end of an element, as end handlers see it: its end tag, or the
@@ -1351,6 +1353,54 @@ impl ElementEnd<'_> {
     /// Removes the end tag (if any).
     pub fn remove_end_tag(&mut self) {
         self.m.remove_end_tag = true;
+    }
+    /// Replaces the end tag with `content` (lol_html's `EndTag::replace`):
+    /// the tag is removed and `content` goes where it was, after what
+    /// [`ElementEnd::before`] inserted and before what
+    /// [`ElementEnd::after`] inserts. Where the end was implied there is no
+    /// tag to remove: `content` goes at the end's place. A later call
+    /// replaces the earlier content.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{ContentType, Settings, rewrite_str};
+    /// let settings = Settings::new().element_end("b", |end| {
+    ///     end.before("[", ContentType::Text)?;
+    ///     end.after("]", ContentType::Text)?;
+    ///     end.replace("</b><!--b-->", ContentType::Html)?;
+    ///     assert!(end.removed());
+    ///     Ok(())
+    /// });
+    /// assert_eq!(rewrite_str("<b>x</b>!<b>y", settings)?, "<b>x[</b><!--b-->]!<b>y[</b><!--b-->]");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`ElementEnd::after`].
+    pub fn replace(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        let mut bytes = Vec::new();
+        push_content(content, ty, Context::Data, self.doc.encoding, &mut bytes)?;
+        self.m.remove_end_tag = true;
+        self.m.replacement = Some(bytes);
+        Ok(())
+    }
+    /// Whether the end tag was removed or replaced ([`ElementEnd::remove_end_tag`],
+    /// [`ElementEnd::replace`]).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{Settings, rewrite_str};
+    /// let settings = Settings::new().element_end("p", |end| {
+    ///     assert!(!end.removed());
+    ///     end.remove_end_tag();
+    ///     assert!(end.removed());
+    ///     Ok(())
+    /// });
+    /// assert_eq!(rewrite_str("<p>x</p>", settings)?, "<p>x");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn removed(&self) -> bool {
+        self.m.remove_end_tag
     }
 }
 

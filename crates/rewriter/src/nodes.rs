@@ -297,6 +297,22 @@ impl Doctype<'_> {
     pub fn remove(&mut self) {
         self.m.remove()
     }
+    /// Whether the DOCTYPE was removed or replaced.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{Settings, rewrite_str};
+    /// let settings = Settings::new().doctype(|d| {
+    ///     d.remove();
+    ///     assert!(d.removed());
+    ///     Ok(())
+    /// });
+    /// assert_eq!(rewrite_str("<!DOCTYPE html><p>", settings)?, "<p>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn removed(&self) -> bool {
+        self.m.removed
+    }
 }
 
 /// A processing instruction (`<?target data?>`, the 2026 syntax), as handlers see it.
