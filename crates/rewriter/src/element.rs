@@ -501,6 +501,7 @@ pub(crate) struct Source<'r> {
 /// });
 /// rewrite_str("<a HREF='x&amp;y' id=i>", settings)?;
 /// assert_eq!(seen[0].name, "href");
+/// assert_eq!(seen[0].name_preserve_case, "HREF");
 /// assert_eq!(seen[0].value, "x&y");
 /// assert_eq!(seen[0].raw_value.as_deref(), Some(&b"x&amp;y"[..]));
 /// assert_eq!(seen[1].value_bytes, Some(21..22));
@@ -510,6 +511,9 @@ pub(crate) struct Source<'r> {
 pub struct Attribute {
     /// The name, ASCII-lowercased.
     pub name: String,
+    /// The name as the source writes it, or as a handler set it (lol_html's
+    /// `Attribute::name_preserve_case`).
+    pub name_preserve_case: String,
     /// The value, character references decoded.
     pub value: String,
     /// The value's bytes in the input (without quotes), when from the input
@@ -572,6 +576,33 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         }
         match &self.src.token {
             Some(t) => t.tag_name(),
+            None => Cow::Borrowed(self.src.name),
+        }
+    }
+
+    /// The tag name as the source writes it (lol_html's
+    /// `tag_name_preserve_case`), or as an earlier handler renamed it; for an
+    /// element the parser made without a start tag, its lowercase name.
+    /// Invalid UTF-8 in the name is replaced (U+FFFD).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{Settings, rewrite_str};
+    /// let mut names = Vec::new();
+    /// let settings = Settings::new().element("div, body", |el| {
+    ///     names.push(el.tag_name_preserve_case().into_owned());
+    ///     Ok(())
+    /// });
+    /// rewrite_str("<DiV>x</div>", settings)?;
+    /// assert_eq!(names, ["body", "DiV"]); // `body` is implied
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    pub fn tag_name_preserve_case(&self) -> Cow<'_, str> {
+        if let Some(n) = &self.e.name {
+            return Cow::Borrowed(n);
+        }
+        match &self.src.token {
+            Some(t) => String::from_utf8_lossy(t.raw_tag_name()),
             None => Cow::Borrowed(self.src.name),
         }
     }
@@ -713,6 +744,10 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
                 let abs = |r: Rel| base + r.start as u64..base + r.end as u64;
                 Attribute {
                     name: e.name.to_ascii_lowercase(),
+                    name_preserve_case: match (e.span, raw) {
+                        (Some(s), Some(raw)) => String::from_utf8_lossy(s.name.slice(raw)).into_owned(),
+                        _ => e.name.clone(),
+                    },
                     value: e.value.clone(),
                     raw_value: match (e.state, e.span, raw) {
                         (AttrState::Kept, Some(s), Some(raw)) => {
