@@ -2,9 +2,9 @@
 //! and that it agrees with the full rules on every known HTML element name
 //! in several contexts.
 //!
-//! The crate's tests build it with the `check-fast-path` feature: every
-//! token the fast path takes also runs through the full rules on a copy of
-//! the tree builder, and any difference in events or state panics. So each
+//! `main` turns on `htrewrite_shadow::check_fast_path`: every token the
+//! fast path takes also runs through the full rules on a copy of the tree
+//! builder, and any difference in events or state panics. So each
 //! case here fails if the fast path takes a token it should not, and the
 //! counts below fail if it stops taking the common ones.
 
