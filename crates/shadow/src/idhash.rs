@@ -193,6 +193,7 @@ impl PartialEq for PosMap {
 mod tests {
     use super::PosMap;
     use crate::NodeId;
+    use htrewrite_testkit::{Random, SplitMix64};
     use std::collections::HashMap;
 
     /// Random inserts, updates and removals against a `HashMap`, with ids
@@ -203,13 +204,13 @@ mod tests {
     #[test]
     fn pos_map_agrees_with_a_hash_map() {
         for (seed, spacing, base) in [(1u64, 1u64, 0u64), (2, 256, 0), (3, 4096, 7), (4, 1, 1 << 45), (5, 3, 1 << 40)] {
-            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut rng = SplitMix64::new(seed);
             let mut map = PosMap::default();
             let mut reference: HashMap<NodeId, u32> = HashMap::new();
             let mut issued = 0u64;
             let mut live: Vec<NodeId> = Vec::new();
             for step in 0..40_000u32 {
-                let r = rng.u32(0..10);
+                let r = rng.below(10);
                 if r < 6 || live.is_empty() {
                     let id = NodeId(base + issued * spacing);
                     issued += 1;
@@ -217,11 +218,11 @@ mod tests {
                     reference.insert(id, step);
                     live.push(id);
                 } else if r < 8 {
-                    let id = live[rng.usize(0..live.len())];
+                    let id = live[rng.below(live.len())];
                     map.insert(id, step);
                     reference.insert(id, step);
                 } else {
-                    let k = rng.usize(0..live.len());
+                    let k = rng.below(live.len());
                     let id = live.swap_remove(k);
                     assert_eq!(map.remove(&id), reference.remove(&id), "seed {seed}: remove {id:?}");
                 }
