@@ -147,24 +147,7 @@ impl Builder {
                     self.form = Some(id);
                 }
             }
-            "li" | "dd" | "dt" => {
-                self.frameset_ok = false;
-                // spec: the loop from the current node down to the first special element
-                // other than address, div and p, looking for li (or dd/dt).
-                let targets: &[&str] = if name == "li" { &["li"] } else { &["dd", "dt"] };
-                let found = self.stack.topmost_html_of(targets);
-                let stop = self.stack.topmost_cat(cat::SPECIAL_NOT_ADP);
-                if let Some(i) = found
-                    && stop.is_none_or(|st| i >= st)
-                {
-                    let which = self.stack.get(i).name().to_owned();
-                    self.generate_implied_end_tags(s, Some(&which));
-                    let c = self.implied();
-                    self.pop_until_html(s, &which, c);
-                }
-                self.close_p_if_in_button_scope(s);
-                self.insert_html_element(s, t);
-            }
+            "li" | "dd" | "dt" => self.in_body_list_item_start(t, s),
             "plaintext" => {
                 self.close_p_if_in_button_scope(s);
                 self.insert_html_element(s, t);
@@ -458,6 +441,30 @@ impl Builder {
             }
             _ => self.any_other_end_tag(t, s),
         }
+    }
+
+    /// "A start tag whose tag name is "li"" and "one of: "dd", "dt"" in body:
+    /// close the open list item of the same kind unless a special element
+    /// (other than `address`, `div`, `p`) lies above it, close a `p` element
+    /// in button scope, insert an HTML element. The fast path (`fast.rs`)
+    /// calls it too.
+    pub(crate) fn in_body_list_item_start(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+        self.frameset_ok = false;
+        // spec: the loop from the current node down to the first special element
+        // other than address, div and p, looking for li (or dd/dt).
+        let targets: &[&str] = if &*t.name == "li" { &["li"] } else { &["dd", "dt"] };
+        let found = self.stack.topmost_html_of(targets);
+        let stop = self.stack.topmost_cat(cat::SPECIAL_NOT_ADP);
+        if let Some(i) = found
+            && stop.is_none_or(|st| i >= st)
+        {
+            let which = self.stack.get(i).name().to_owned();
+            self.generate_implied_end_tags(s, Some(&which));
+            let c = self.implied();
+            self.pop_until_html(s, &which, c);
+        }
+        self.close_p_if_in_button_scope(s);
+        self.insert_html_element(s, t);
     }
 
     /// The common case of the end tags that close an element in scope (`</div>`,

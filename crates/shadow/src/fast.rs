@@ -14,6 +14,8 @@
 //!   of active formatting elements;
 //! - a start tag `a` while the list of active formatting elements has no
 //!   `a` after its last marker: as the formatting elements;
+//! - a start tag `li`, `dd` or `dt`: their rule, called as is
+//!   ([`Builder::in_body_list_item_start`]);
 //! - an end tag whose name is the current node's, an HTML element whose
 //!   in-body end-tag rule then pops just it (`</div>`, `</p>`, `</li>`,
 //!   `</span>`: every name but those below);
@@ -22,6 +24,10 @@
 //!   formatting elements: the adoption agency algorithm then pops it and
 //!   removes it from the list (it is the formatting element of step 4.3,
 //!   open and in scope, with no furthest block above it: step 4.8).
+//!
+//! The same holds "in cell" for every tag without a rule of its own there
+//! (the mode's "anything else" processes it by the rules of "in body"):
+//! `<code>`, `<a>`, `</span>` inside a `td`.
 //!
 //! [`Builder::in_body_fast_start`] and [`Builder::in_body_fast_end`] take
 //! exactly these, calling the same steps as the full rules
@@ -39,6 +45,7 @@
 use crate::builder::Builder;
 use crate::mode::InsertionMode;
 use crate::names;
+use crate::table;
 use crate::token::{TagToken, Tok};
 use crate::{CloseCause, EventSink, Namespace};
 
@@ -54,6 +61,11 @@ const END_POPS_CURRENT: u8 = 8;
 const A_START: u8 = 16;
 /// The end tag runs the adoption agency algorithm.
 const ADOPTION_AGENCY_END: u8 = 32;
+/// The start tag `li`, `dd` or `dt`: [`Builder::in_body_list_item_start`].
+const LIST_ITEM: u8 = 64;
+/// The tag has a rule of its own "in cell" (start or end tag): in that
+/// mode, not taken.
+const CELL_OWN: u8 = 128;
 
 /// Start tags with a rule of their own in body (besides those of
 /// [`CLOSES_P_NAMES`] and [`FORMATTING_NAMES`]): not taken. `noscript`
@@ -193,6 +205,11 @@ const FLAGS: [u8; names::COUNT] = {
     set(&mut t, &["a"], A_START, 0);
     set(&mut t, FORMATTING_NAMES, ADOPTION_AGENCY_END, 0);
     set(&mut t, &["a", "nobr"], ADOPTION_AGENCY_END, 0);
+    set(&mut t, &["li", "dd", "dt"], LIST_ITEM, 0);
+    set(&mut t, table::CELL_NAMES, CELL_OWN, 0);
+    set(&mut t, table::IN_CELL_CLOSING_START, CELL_OWN, 0);
+    set(&mut t, table::IN_CELL_IGNORED_END, CELL_OWN, 0);
+    set(&mut t, table::IN_CELL_CLOSING_END, CELL_OWN, 0);
     t
 };
 
@@ -217,11 +234,14 @@ fn flags(known: Option<u32>) -> u8 {
 }
 
 impl Builder {
-    /// Whether the dispatcher would process a tag by the rules of "in body":
-    /// the mode is "in body" and the adjusted current node is an HTML element.
+    /// Whether the dispatcher would process a tag of flags `f` by the rules
+    /// of "in body": the adjusted current node is an HTML element and the
+    /// mode is "in body", or "in cell" and the tag has no rule of its own
+    /// there ("anything else": "process the token using the rules for the
+    /// "in body" insertion mode").
     #[inline(always)]
-    fn dispatches_to_in_body(&self) -> bool {
-        self.mode == InsertionMode::InBody
+    fn dispatches_to_in_body(&self, f: u8) -> bool {
+        (self.mode == InsertionMode::InBody || self.mode == InsertionMode::InCell && f & CELL_OWN == 0)
             && self.started
             && !self.stopped
             && (self.context.is_none() || self.stack.live_len() > 1)
@@ -232,12 +252,10 @@ impl Builder {
     /// whether it did (else the caller dispatches it).
     #[inline]
     pub(crate) fn in_body_fast_start(&mut self, t: &TagToken, s: &mut dyn EventSink) -> bool {
-        if !self.dispatches_to_in_body() {
-            return false;
-        }
         let known = names::known(Namespace::Html, &t.name);
         let f = flags(known);
-        if f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START) == 0
+        if !self.dispatches_to_in_body(f)
+            || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM) == 0
             || f & A_START != 0 && self.fmt.last_named_after_marker("a").is_some()
         {
             return false;
@@ -245,6 +263,9 @@ impl Builder {
         let fast = |b: &mut Builder, s: &mut dyn EventSink| {
             // As the dispatcher does for every token.
             b.skip_newline = false;
+            if f & LIST_ITEM != 0 {
+                return b.in_body_list_item_start(t, s);
+            }
             if f & CLOSES_P != 0 {
                 b.close_p_if_in_button_scope(s);
             } else {
@@ -267,12 +288,12 @@ impl Builder {
     /// did (else the caller dispatches it).
     #[inline]
     pub(crate) fn in_body_fast_end(&mut self, t: &TagToken, s: &mut dyn EventSink) -> bool {
-        if !self.dispatches_to_in_body() {
-            return false;
-        }
         let Some(e) = self.stack.current().filter(|e| e.name() == t.name) else { return false };
         // The current node's known id is its name's (it is an HTML element).
         let f = flags((e.known != crate::stack::NONE).then_some(e.known));
+        if !self.dispatches_to_in_body(f) {
+            return false;
+        }
         let adopted = f & ADOPTION_AGENCY_END != 0;
         if !(f & END_POPS_CURRENT != 0 || adopted && self.fmt.last_element_id() == Some(e.id)) {
             return false;

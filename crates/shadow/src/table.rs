@@ -14,6 +14,22 @@ use crate::tags;
 use crate::token::{TagToken, Tok};
 use crate::{CloseCause, EventSink, Namespace};
 
+/// "An end tag whose tag name is one of: "td", "th"" in cell: close the cell.
+pub(crate) const CELL_NAMES: &[&str] = &["td", "th"];
+
+/// "A start tag whose tag name is one of: "caption", "col", …" in cell:
+/// close the cell and reprocess the token.
+pub(crate) const IN_CELL_CLOSING_START: &[&str] =
+    &["caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"];
+
+/// "An end tag whose tag name is one of: "body", "caption", "col",
+/// "colgroup", "html"" in cell: parse error, ignored.
+pub(crate) const IN_CELL_IGNORED_END: &[&str] = &["body", "caption", "col", "colgroup", "html"];
+
+/// "An end tag whose tag name is one of: "table", "tbody", "tfoot",
+/// "thead", "tr"" in cell: close the cell (if in table scope) and reprocess.
+pub(crate) const IN_CELL_CLOSING_END: &[&str] = &["table", "tbody", "tfoot", "thead", "tr"];
+
 impl Builder {
     fn clear_stack_back_to(&mut self, s: &mut dyn EventSink, names: &[&str]) {
         while let Some(e) = self.stack.current() {
@@ -359,9 +375,14 @@ impl Builder {
         self.mode = InsertionMode::InRow;
     }
 
+    /// The ["in cell"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intd)
+    /// insertion mode: the tags of its own rules (in [`CELL_NAMES`],
+    /// [`IN_CELL_CLOSING_START`], [`IN_CELL_IGNORED_END`],
+    /// [`IN_CELL_CLOSING_END`]); "anything else" is processed by the rules
+    /// of "in body" (the fast path, `fast.rs`, reads the same lists).
     pub(crate) fn in_cell(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
         match tok {
-            Tok::End(t) if matches!(&*t.name, "td" | "th") => {
+            Tok::End(t) if CELL_NAMES.contains(&&*t.name) => {
                 if !self.has_element_in_table_scope(&t.name) {
                     return self.ignore(s, "cell end tag not in scope");
                 }
@@ -370,22 +391,15 @@ impl Builder {
                 self.fmt.clear_to_last_marker();
                 self.mode = InsertionMode::InRow;
             }
-            Tok::Start(t)
-                if matches!(
-                    &*t.name,
-                    "caption" | "col" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr"
-                ) =>
-            {
+            Tok::Start(t) if IN_CELL_CLOSING_START.contains(&&*t.name) => {
                 if !self.stack.has_in_scope_of(&["td", "th"], crate::tags::cat::TABLE_SCOPE) {
                     return self.ignore(s, "no cell in scope");
                 }
                 self.close_the_cell(s);
                 self.by_mode(self.mode, tok, s);
             }
-            Tok::End(t) if matches!(&*t.name, "body" | "caption" | "col" | "colgroup" | "html") => {
-                self.ignore(s, "end tag in cell")
-            }
-            Tok::End(t) if matches!(&*t.name, "table" | "tbody" | "tfoot" | "thead" | "tr") => {
+            Tok::End(t) if IN_CELL_IGNORED_END.contains(&&*t.name) => self.ignore(s, "end tag in cell"),
+            Tok::End(t) if IN_CELL_CLOSING_END.contains(&&*t.name) => {
                 if !self.has_element_in_table_scope(&t.name) {
                     return self.ignore(s, "end tag not in table scope");
                 }

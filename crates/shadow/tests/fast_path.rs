@@ -44,12 +44,17 @@ const CASES: &[(&str, &str, u64)] = &[
     ("a_start_and_end", "<body><a href=x>y</a>", 2),
     ("formatting_end_after_inner_closed", "<body><b><span></span></b>", 4),
     ("reconstructs_before_any_other", "<body><p><b>x</p><span>y</span>", 4),
-    ("end_of_li_and_ul", "<body><ul><li>x</li></ul>", 3),
+    ("end_of_li_and_ul", "<body><ul><li>x</li></ul>", 4),
     ("end_p_and_heading_when_current", "<body><p>x</p><h2>y</h2>", 3),
     ("upper_case_tags", "<BODY><DIV>x</DIV>", 2),
     // What it must not take.
     ("before_body", "<div>x</div>", 1),
-    ("table_modes", "<table><div></div><tr><td><span></span>", 0),
+    // Foster-parented `<div>`, "in row" `<td>`: the full rules. "In cell",
+    // `<span>`, `</span>` go by the rules of "in body": taken; `</td>` and
+    // `<tr>` have rules of their own in cell.
+    ("table_modes", "<table><div></div><tr><td><span></span></td><tr><td><b>x</td>", 3),
+    ("cell_end_tags", "<table><tr><td><table></table></td><th><p>x</th></tr></table>", 1),
+    ("list_items", "<body><ul><li>a<li>b<p>c<li>d</ul><dl><dt>e<dd>f<dt>g</dl>", 9),
     // `<div>` breaks out of the `svg` (full rules), then `</div>` is common.
     ("foreign_content", "<body><svg><div>x</div>", 1),
     // `<span>` in an `mi` (full rules), then `</span>` is common.
@@ -95,6 +100,9 @@ const CONTEXTS: &[(&str, &str, &str)] = &[
     ("select", "<body><select>", "<{}>x</{}>"),
     ("button", "<body><button>", "<{}>x</{}>"),
     ("end_only", "<body><div>", "</{}>"),
+    ("cell", "<table><tr><td>", "<{}>x</{}>"),
+    ("cell_end_only", "<table><tr><td><p>", "</{}>"),
+    ("definition", "<dl><dt><b>x", "<{}>y</{}>"),
 ];
 
 fn main() {
