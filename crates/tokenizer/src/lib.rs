@@ -72,7 +72,7 @@ pub use decode::{
 };
 pub use error::{ParseError, ParseErrorCode};
 pub use owned::{OwnedToken, tokenize, tokenize_str};
-pub use sink::{Feedback, TagNamePolicy, TokenSink, text_mode_for_tag};
+pub use sink::{Feedback, RAWTEXT_ELEMENTS, TagNamePolicy, TokenSink, text_mode_for_tag};
 pub use span::{Rel, Span};
 pub use state::State;
 pub use token::{Attribute, AttributeSpan, CommentKind, Doctype, DropReason, Quote, TextMode, Token, TokenKind};

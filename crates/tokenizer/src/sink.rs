@@ -72,6 +72,17 @@ pub fn text_mode_for_tag(name: &[u8], scripting: bool) -> TextMode {
     }
 }
 
+/// The elements whose text [`text_mode_for_tag`] reads as RAWTEXT (`noscript`
+/// only with scripting on), as static strings for those who name the
+/// element a RAWTEXT run belongs to.
+///
+/// # Example
+/// ```
+/// use htrewrite_tokenizer::{RAWTEXT_ELEMENTS, TextMode, text_mode_for_tag};
+/// assert!(RAWTEXT_ELEMENTS.iter().all(|n| text_mode_for_tag(n.as_bytes(), true) == TextMode::Rawtext));
+/// ```
+pub const RAWTEXT_ELEMENTS: [&str; 6] = ["style", "xmp", "iframe", "noembed", "noframes", "noscript"];
+
 /// A [`TokenSink`] that applies [`text_mode_for_tag`] (scripting on) and hands
 /// each token to a closure.
 ///

@@ -318,7 +318,43 @@ impl<'a> Token<'a> {
     /// other kinds.
     pub fn text(&self) -> Option<Cow<'a, str>> {
         match self.kind {
-            TokenKind::Text(mode) => Some(decode::text(self.raw, mode, self.eof, None)),
+            TokenKind::Text(mode) => Some(decode::text(self.raw, mode, self.eof, None, None)),
+            _ => None,
+        }
+    }
+
+    /// [`Token::text`], making a decoded copy (when the text differs from
+    /// its bytes: references, CR, U+0000) in `spare`'s buffer, which it
+    /// takes: give the `String` of a `Cow::Owned` back to `spare` when done,
+    /// and text after text decodes without allocating.
+    ///
+    /// # Example
+    /// ```
+    /// use std::borrow::Cow;
+    /// use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
+    /// let mut spare = String::with_capacity(64);
+    /// let mut texts = Vec::new();
+    /// let mut sink = TagNamePolicy(|t: &Token<'_>| {
+    ///     if let Some(text) = t.text_reusing(&mut spare) {
+    ///         texts.push(text.to_string());
+    ///         if let Cow::Owned(s) = text {
+    ///             spare = s; // given back: the next decoded text reuses it
+    ///         }
+    ///     }
+    /// });
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"a&amp;b<p>c&lt;d<p>e", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// drop(sink);
+    /// assert_eq!(texts, ["a&b", "c<d", "e"]);
+    /// assert!(spare.capacity() >= 64);
+    /// ```
+    ///
+    /// # Errors
+    /// None: `None` for tokens that are not text.
+    pub fn text_reusing(&self, spare: &mut String) -> Option<Cow<'a, str>> {
+        match self.kind {
+            TokenKind::Text(mode) => Some(decode::text(self.raw, mode, self.eof, None, Some(spare))),
             _ => None,
         }
     }
@@ -361,7 +397,7 @@ impl<'a> Token<'a> {
         let f: decode::ErrorFn<'_> = &mut f;
         match self.kind {
             TokenKind::Text(mode) => {
-                decode::text(self.raw, mode, self.eof, Some(f));
+                decode::text(self.raw, mode, self.eof, Some(f), None);
             }
             TokenKind::StartTag | TokenKind::EndTag => {
                 decode::tag(self.raw, self.kind == TokenKind::EndTag, false, Some(f));

@@ -53,5 +53,5 @@ pub fn decode_attribute_value(raw: &[u8]) -> std::borrow::Cow<'_, str> {
 /// assert_eq!(decode_text(b"a&lt;b", TextMode::Rawtext, true), "a&lt;b");
 /// ```
 pub fn decode_text(raw: &[u8], mode: crate::TextMode, eof: bool) -> std::borrow::Cow<'_, str> {
-    text(raw, mode, eof, None)
+    text(raw, mode, eof, None, None)
 }

@@ -69,7 +69,7 @@ pub(crate) fn name<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> Cow<'a, str> 
 pub(crate) fn attribute_value<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> Cow<'a, str> {
     let rules =
         Rules { references: Some(ReturnState::AttributeValue), null: Null::Replaced, less_than: false, eof: false };
-    decode(raw, rules, err)
+    decode(raw, rules, err, None)
 }
 
 /// Decodes a text token's raw bytes for its mode.
@@ -92,9 +92,19 @@ pub(crate) fn attribute_value<'a>(raw: &'a [u8], err: Option<ErrorFn<'_>>) -> Co
 /// emits such a token only when the next token starts right after it, as in
 /// `<<a>`) `invalid-first-character-of-tag-name`.
 ///
+/// A decoded copy is made in `spare`'s buffer when given (taken from it:
+/// the caller gives it back from the `Cow::Owned` when done), so a caller
+/// that decodes text after text allocates once.
+///
 /// # Complexity
 /// O(`raw.len()`); borrows `raw` when nothing changes and it is valid UTF-8.
-pub(crate) fn text<'a>(raw: &'a [u8], mode: TextMode, eof: bool, err: Option<ErrorFn<'_>>) -> Cow<'a, str> {
+pub(crate) fn text<'a>(
+    raw: &'a [u8],
+    mode: TextMode,
+    eof: bool,
+    err: Option<ErrorFn<'_>>,
+    spare: Option<&mut String>,
+) -> Cow<'a, str> {
     let rules = match mode {
         TextMode::Data => {
             Rules { references: Some(ReturnState::Text), null: Null::KeptWithError, less_than: true, eof }
@@ -105,7 +115,7 @@ pub(crate) fn text<'a>(raw: &'a [u8], mode: TextMode, eof: bool, err: Option<Err
         }
         TextMode::CdataSection => Rules { references: None, null: Null::Kept, less_than: false, eof },
     };
-    decode(raw, rules, err)
+    decode(raw, rules, err, spare)
 }
 
 /// How a state treats U+0000.
@@ -133,8 +143,9 @@ struct Rules {
 }
 
 /// The shared decoding loop.
-fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>) -> Cow<'a, str> {
+fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>, spare: Option<&mut String>) -> Cow<'a, str> {
     let mut err = err;
+    let mut spare = spare;
     // The bytes to stop at. Those that only cause errors are skipped when
     // nobody listens.
     let mut needles = Needles::default();
@@ -160,7 +171,7 @@ fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>) -> Cow<'a, 
                 // spec (preprocessing the input stream): normalize newlines: CR LF → LF,
                 // then lone CR → LF.
                 let end = if raw.get(i + 1) == Some(&b'\n') { i + 2 } else { i + 1 };
-                let s = owned(&mut out, raw, copied, i);
+                let s = owned(&mut out, &mut spare, raw, copied, i);
                 s.push('\n');
                 copied = end;
                 pos = end;
@@ -170,7 +181,7 @@ fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>) -> Cow<'a, 
                     report(&mut err, ParseErrorCode::UnexpectedNullCharacter, Rel::new(i, i + 1));
                 }
                 if rules.null == Null::Replaced {
-                    let s = owned(&mut out, raw, copied, i);
+                    let s = owned(&mut out, &mut spare, raw, copied, i);
                     s.push('\u{FFFD}');
                     copied = i + 1;
                 }
@@ -189,12 +200,12 @@ fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>) -> Cow<'a, 
                 match r.replacement {
                     Replacement::AsWritten => {}
                     Replacement::Named(value) => {
-                        let s = owned(&mut out, raw, copied, i);
+                        let s = owned(&mut out, &mut spare, raw, copied, i);
                         s.push_str(value);
                         copied = end;
                     }
                     Replacement::Numeric(c) => {
-                        let s = owned(&mut out, raw, copied, i);
+                        let s = owned(&mut out, &mut spare, raw, copied, i);
                         s.push(c);
                         copied = end;
                     }
@@ -225,10 +236,25 @@ fn utf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// The output string, created on first need, with `raw[copied..upto]`
-/// appended (lossy UTF-8; `upto` is at an ASCII byte, so no sequence is cut).
-fn owned<'s>(out: &'s mut Option<String>, raw: &[u8], copied: usize, upto: usize) -> &'s mut String {
-    let s = out.get_or_insert_with(|| String::with_capacity(raw.len()));
+/// The output string, created on first need (in `spare`'s buffer when
+/// given), with `raw[copied..upto]` appended (lossy UTF-8; `upto` is at an
+/// ASCII byte, so no sequence is cut).
+fn owned<'s>(
+    out: &'s mut Option<String>,
+    spare: &mut Option<&mut String>,
+    raw: &[u8],
+    copied: usize,
+    upto: usize,
+) -> &'s mut String {
+    let s = out.get_or_insert_with(|| match spare.take() {
+        Some(buf) => {
+            let mut s = std::mem::take(buf);
+            s.clear();
+            s.reserve(raw.len());
+            s
+        }
+        None => String::with_capacity(raw.len()),
+    });
     s.push_str(&utf8_lossy(&raw[copied..upto]));
     s
 }
@@ -447,7 +473,7 @@ mod tests {
         let value = match decoder {
             Decoder::Name => name(raw, err),
             Decoder::Attribute => attribute_value(raw, err),
-            Decoder::Text(mode) => text(raw, mode, true, err),
+            Decoder::Text(mode) => text(raw, mode, true, err, None),
         };
         (value, errors)
     }
