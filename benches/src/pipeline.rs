@@ -197,7 +197,21 @@ fn run_htrewrite(w: RewriteWorkload, doc: &[u8], chunk: usize, p: &Prepared, ful
     let count = Cell::new(0u64);
     let mut out = 0u64;
     {
-        let mut settings = Settings::new().full_pipeline(full);
+        let settings = htrewrite_settings(w, p, full, &count);
+        let mut rw = Rewriter::new(settings, |c: &[u8]| out += c.len() as u64).expect("valid selectors");
+        for piece in doc.chunks(chunk) {
+            rw.write(piece).expect("no failure");
+        }
+        let _sink = rw.end().expect("no failure");
+    }
+    out.wrapping_add(count.get())
+}
+
+/// The settings of workload `w` for htrewrite (with `full`,
+/// [`Settings::full_pipeline`]); the counting handlers add to `count`.
+pub fn htrewrite_settings<'h>(w: RewriteWorkload, p: &'h Prepared, full: bool, count: &'h Cell<u64>) -> Settings<'h> {
+    let mut settings = Settings::new().full_pipeline(full);
+    {
         match w {
             RewriteWorkload::Passthrough => {}
             RewriteWorkload::Cdn => {
@@ -239,13 +253,8 @@ fn run_htrewrite(w: RewriteWorkload, doc: &[u8], chunk: usize, p: &Prepared, ful
                 });
             }
         }
-        let mut rw = Rewriter::new(settings, |c: &[u8]| out += c.len() as u64).expect("valid selectors");
-        for piece in doc.chunks(chunk) {
-            rw.write(piece).expect("no failure");
-        }
-        let _sink = rw.end().expect("no failure");
     }
-    out.wrapping_add(count.get())
+    settings
 }
 
 /// lol_html's `HtmlRewriter` on workload `w`.

@@ -202,18 +202,30 @@ struct Pending<'h, K: HandlerKind> {
     has_start_tag: bool,
 }
 
-/// The largest capacity [`Core`]'s start-tag buffer keeps between tags.
-const START_TAG_KEPT: usize = 4096;
+/// The largest capacity [`Core`]'s reused buffers (a changed start tag's
+/// bytes, decoded text) keep between tokens.
+const BUFFER_KEPT: usize = 4096;
 
 /// An owned [`Context`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ContextOwned {
     Data,
     Rcdata,
-    Rawtext(Box<str>),
+    /// The element's name: a static string for the names the Standard
+    /// reads as RAWTEXT ([`rawtext_name`]), so no text piece allocates.
+    Rawtext(Cow<'static, str>),
     ScriptData,
     Plaintext,
     CdataSection,
+}
+
+/// `name` as a [`ContextOwned::Rawtext`] name: static for the tokenizer's
+/// [`RAWTEXT_ELEMENTS`](htrewrite_tokenizer::RAWTEXT_ELEMENTS).
+fn rawtext_name(name: &str) -> Cow<'static, str> {
+    match htrewrite_tokenizer::RAWTEXT_ELEMENTS.iter().find(|&&n| n == name) {
+        Some(&n) => Cow::Borrowed(n),
+        None => Cow::Owned(name.to_owned()),
+    }
 }
 
 impl ContextOwned {
@@ -221,7 +233,7 @@ impl ContextOwned {
         match mode {
             TextMode::Data => ContextOwned::Data,
             TextMode::Rcdata => ContextOwned::Rcdata,
-            TextMode::Rawtext => ContextOwned::Rawtext(name.into()),
+            TextMode::Rawtext => ContextOwned::Rawtext(rawtext_name(name)),
             TextMode::ScriptData => ContextOwned::ScriptData,
             TextMode::Plaintext => ContextOwned::Plaintext,
             TextMode::CdataSection => ContextOwned::CdataSection,
@@ -232,7 +244,7 @@ impl ContextOwned {
         match ctx {
             Context::Data => ContextOwned::Data,
             Context::Rcdata => ContextOwned::Rcdata,
-            Context::Rawtext(n) => ContextOwned::Rawtext(n.into()),
+            Context::Rawtext(n) => ContextOwned::Rawtext(rawtext_name(n)),
             Context::ScriptData => ContextOwned::ScriptData,
             Context::Plaintext => ContextOwned::Plaintext,
             Context::CdataSection => ContextOwned::CdataSection,
@@ -349,7 +361,7 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     text_decoder: Option<encoding_rs::Decoder>,
     /// The text mode (and RAWTEXT end name) that the next text is read in.
     mode: TextMode,
-    mode_name: Box<str>,
+    mode_name: String,
 
     /// Output staged for the sink.
     pub(crate) out: Vec<u8>,
@@ -364,6 +376,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// A changed start tag is written here before it is emitted (one buffer
     /// reused from tag to tag instead of a vector each).
     start_tag: Vec<u8>,
+    /// The buffer text tokens are decoded in when they need a copy ([`Core::give_back`]).
+    text_spare: String,
     /// For text tokens: the offset up to which the token's bytes were handled.
     cursor: u64,
     pub(crate) error: Option<RewritingError>,
@@ -431,13 +445,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             text: None,
             text_decoder: None,
             mode,
-            mode_name: "".into(),
+            mode_name: String::new(),
             out: Vec::new(),
             slot_log: SlotLog::default(),
             next_slot: 0,
             tail: Tail::default(),
             token_done: false,
             start_tag: Vec::new(),
+            text_spare: String::new(),
             cursor: 0,
             error: None,
             unwritten: Vec::new(),
@@ -846,7 +861,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// The end tag name that ends the RAWTEXT after start tag `t`.
     #[inline(never)]
     fn rawtext_end_name(&mut self, t: &Token<'_>) {
-        self.mode_name = t.tag_name().into();
+        // In place: no allocation per `<style>`, `<xmp>`, `<iframe>`, ….
+        self.mode_name.clear();
+        self.mode_name.push_str(&t.tag_name());
     }
 
     /// Counts the lines of token `t`, for locations.
@@ -1058,7 +1075,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     }
                     // A long tag's buffer is not kept (memory stays bounded by
                     // the chunk, not by the longest tag seen).
-                    if bytes.capacity() <= START_TAG_KEPT {
+                    if bytes.capacity() <= BUFFER_KEPT {
                         self.start_tag = bytes;
                     }
                 } else {
@@ -1293,7 +1310,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let text = if self.encoding != encoding_rs::UTF_8 {
             Cow::Owned(self.decode_streaming(raw, mode, eof))
         } else if start == base && end == t.span().end {
-            t.text().unwrap_or_default()
+            // Decoded (references, CR) in the spare buffer: no allocation per text token.
+            t.text_reusing(&mut self.text_spare).unwrap_or_default()
         } else {
             decode_for_tree(self.encoding, raw, mode, eof)
         };
@@ -1331,12 +1349,26 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 unwritten.extend_from_slice(&t.raw()[(end - base) as usize..]);
                 self.unwritten = unwritten;
             }
+            self.give_back(text);
             return;
         }
         self.token_done = false;
         self.run_text_handlers(&groups, doc, &text, raw, mode, span, false);
         if !self.token_done {
             self.emit(raw);
+        }
+        self.give_back(text);
+    }
+
+    /// Keeps the buffer of decoded text `text` for the next text token
+    /// ([`Token::text_reusing`]) unless it grew past [`BUFFER_KEPT`]
+    /// (memory stays bounded by the chunk, not by the longest text seen).
+    fn give_back(&mut self, text: Cow<'_, str>) {
+        if let Cow::Owned(s) = text
+            && s.capacity() <= BUFFER_KEPT
+            && s.capacity() > self.text_spare.capacity()
+        {
+            self.text_spare = s;
         }
     }
 

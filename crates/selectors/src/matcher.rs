@@ -124,6 +124,33 @@ pub struct Matcher {
     out_child: Vec<u32>,
     out_plus: Vec<u32>,
     out_tilde: Vec<u32>,
+    /// State sets made lately, shared by the records that leave the same
+    /// states (every `ul` of `ul > li`).
+    recent: RecentSets,
+}
+
+/// The last few state sets [`Matcher::keep`] made, so that elements leaving
+/// the same states share one set instead of allocating theirs (issue 16:
+/// no allocation per token after warm-up). Four sets at most, replaced in
+/// turn: a run of elements of a few kinds alternating hits them.
+#[derive(Debug, Default)]
+struct RecentSets {
+    sets: [Option<Arc<StateSet>>; 4],
+    next: usize,
+}
+
+impl RecentSets {
+    /// The set of `states` (sorted, each once): a recent one equal to it, or a new one.
+    fn get(&mut self, states: &[u32], all: &[State]) -> Arc<StateSet> {
+        tick(states.len());
+        if let Some(set) = self.sets.iter().flatten().find(|s| s.all == states) {
+            return Arc::clone(set);
+        }
+        let set = Arc::new(StateSet::new(states.to_vec(), all));
+        self.sets[self.next] = Some(Arc::clone(&set));
+        self.next = (self.next + 1) % self.sets.len();
+        set
+    }
 }
 
 /// An element created detached (adoption agency clones): matched when it is
@@ -166,10 +193,10 @@ struct Movable {
     /// The previous and next movable elements in stack order.
     prev: Option<NodeId>,
     next: Option<NodeId>,
-    name: Box<str>,
+    name: String,
     ns: Namespace,
     /// Its attributes, if matching it reads any ([`Program::reads_attributes_of`]).
-    attrs: Box<[ShadowAttr]>,
+    attrs: Vec<ShadowAttr>,
     /// The parent's sibling cursor before this element, for programs that
     /// read cursors (no sparse records).
     cursor_before: Option<Box<Siblings>>,
@@ -268,9 +295,37 @@ enum MoveKind {
 struct Movables {
     map: IdMap<Movable>,
     tail: Option<NodeId>,
+    /// The name and attribute buffers of entries gone (at most
+    /// [`Movables::SPARE`]), for the next ones: while a formatting element
+    /// is open every special element opened is kept, and this keeps that
+    /// from allocating per element.
+    spare: Vec<(String, Vec<ShadowAttr>)>,
 }
 
 impl Movables {
+    /// The most buffers kept.
+    const SPARE: usize = 16;
+
+    /// Buffers holding a copy of `name` and of `attrs` (kept ones when there are).
+    fn copies(&mut self, name: &str, attrs: &[ShadowAttr]) -> (String, Vec<ShadowAttr>) {
+        let (mut n, mut a) = self.spare.pop().unwrap_or_default();
+        n.clear();
+        n.push_str(name);
+        // `Vec::clone_from` reuses the attributes' strings (`ShadowAttr::clone_from`).
+        a.truncate(attrs.len());
+        let kept = a.len();
+        a.clone_from_slice(&attrs[..kept]);
+        a.extend_from_slice(&attrs[kept..]);
+        (n, a)
+    }
+
+    /// Keeps the buffers of `m`, gone, if there is room and they are small.
+    fn recycle(&mut self, m: Movable) {
+        if self.spare.len() < Movables::SPARE && m.name.capacity() <= 64 && m.attrs.capacity() <= 8 {
+            self.spare.push((m.name, m.attrs));
+        }
+    }
+
     /// Links `id` (already in the map) after `after`, or last.
     fn link(&mut self, id: NodeId, after: Option<NodeId>) {
         let after = after.filter(|a| self.map.contains_key(&a.0)).or(self.tail);
@@ -297,6 +352,7 @@ impl Movables {
             Some(n) => self.map.get_mut(&n.0).expect("linked").prev = m.prev,
             None => self.tail = m.prev,
         }
+        self.recycle(m);
     }
 }
 
@@ -473,6 +529,7 @@ impl Matcher {
             out_child: Vec::new(),
             out_plus: Vec::new(),
             out_tilde: Vec::new(),
+            recent: RecentSets::default(),
         }
     }
 
@@ -913,22 +970,11 @@ impl Matcher {
             self.formatting_open.opened(el.id);
         }
         if let Some(kind) = kind {
-            let m = Movable {
-                kind,
-                parent,
-                prev: None,
-                next: None,
-                name: el.name.into(),
-                ns: el.ns,
-                // Matching an element of this name reads no attribute: none
-                // need be kept to match it again.
-                attrs: if is_html && !self.program.reads_attributes_of(el.name) {
-                    Box::default()
-                } else {
-                    el.attrs.into()
-                },
-                cursor_before,
-            };
+            // Matching an element of this name reads no attribute: none
+            // need be kept to match it again.
+            let attrs = if is_html && !self.program.reads_attributes_of(el.name) { &[][..] } else { el.attrs };
+            let (name, attrs) = self.movables.copies(el.name, attrs);
+            let m = Movable { kind, parent, prev: None, next: None, name, ns: el.ns, attrs, cursor_before };
             self.movables.map.insert(el.id.0, m);
             self.movables.link(el.id, after);
         }
@@ -1174,8 +1220,13 @@ impl Matcher {
         // Nested elements of one kind (`span > span` in `<span><span>…`) and
         // runs of siblings (`li + li`) mostly leave the very states their
         // parent or previous sibling left: share that set.
-        let child = same_or_new(parent_rec.and_then(|r| r.child.as_ref()), &self.out_child, &p.states);
-        let plus = same_or_new(cursor.last_plus.as_ref(), &self.out_plus, &p.states);
+        let recent = &mut self.recent;
+        let child = same_or_new(parent_rec.and_then(|r| r.child.as_ref()), &self.out_child, &p.states, recent);
+        let plus = same_or_new(cursor.last_plus.as_ref(), &self.out_plus, &p.states, recent);
+        let desc = match &parent_desc {
+            None if !self.out_desc.is_empty() => Some(recent.get(&self.out_desc, &p.states)),
+            _ => StateSet::union(&parent_desc, &self.out_desc, &p.states),
+        };
 
         // The element's own record.
         let kept_parent = self.records.get_mut(parent).map(|r| r.live_children += 1).map(|()| parent);
@@ -1183,7 +1234,7 @@ impl Matcher {
             parent: kept_parent,
             open: true,
             live_children: 0,
-            desc: StateSet::union(&parent_desc, &self.out_desc, &p.states),
+            desc,
             child,
             siblings: Siblings::with_of(p.of_lists.len()),
             foster: cursor_snapshot.map(Box::new),
@@ -1253,13 +1304,18 @@ fn set_of(set: &Option<Arc<StateSet>>) -> &[u32] {
 }
 
 /// The set of `states` (sorted, each once, as the evaluation pushes them):
-/// none when empty, `prev` when it holds just these, else a new set.
-fn same_or_new(prev: Option<&Arc<StateSet>>, states: &[u32], all: &[State]) -> Option<Arc<StateSet>> {
+/// none when empty, `prev` when it holds just these, else a recent or new set.
+fn same_or_new(
+    prev: Option<&Arc<StateSet>>,
+    states: &[u32],
+    all: &[State],
+    recent: &mut RecentSets,
+) -> Option<Arc<StateSet>> {
     tick(states.len());
     match prev {
         _ if states.is_empty() => None,
         Some(set) if set.all == states => Some(Arc::clone(set)),
-        _ => Some(Arc::new(StateSet::new(states.to_vec(), all))),
+        _ => Some(recent.get(states, all)),
     }
 }
 

@@ -316,12 +316,14 @@ impl Builder {
             "math" | "svg" => {
                 self.reconstruct_active_formatting_elements(s);
                 let ns = if name == "math" { Namespace::MathMl } else { Namespace::Svg };
-                let mut t = t.clone();
-                tags::adjust_attrs(ns, &mut t.attrs);
-                self.insert_foreign_element(s, &t, ns);
-                if t.self_closing {
-                    self.pop(s, CloseCause::Immediate { span: t.span });
+                let mut copy = std::mem::take(&mut self.foreign_tag);
+                copy.copy_keeping(t, &mut self.foreign_spare);
+                tags::adjust_attrs(ns, &mut copy.attrs);
+                self.insert_foreign_element(s, &copy, ns);
+                if copy.self_closing {
+                    self.pop(s, CloseCause::Immediate { span: copy.span });
                 }
+                self.foreign_tag = copy;
             }
             "caption" | "col" | "colgroup" | "frame" | "head" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr" => {
                 self.ignore(s, "table or frame start tag in body")
@@ -458,10 +460,11 @@ impl Builder {
         if let Some(i) = found
             && stop.is_none_or(|st| i >= st)
         {
-            let which = self.stack.get(i).name().to_owned();
-            self.generate_implied_end_tags(s, Some(&which));
+            // The name as a static string (no copy): it is one of the targets.
+            let which = targets.iter().copied().find(|&n| n == self.stack.get(i).name()).unwrap_or(targets[0]);
+            self.generate_implied_end_tags(s, Some(which));
             let c = self.implied();
-            self.pop_until_html(s, &which, c);
+            self.pop_until_html(s, which, c);
         }
         self.close_p_if_in_button_scope(s);
         self.insert_html_element(s, t);

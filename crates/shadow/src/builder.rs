@@ -94,6 +94,12 @@ pub(crate) struct Builder {
     pub declarative_shadow_roots: bool,
     /// Open elements that are declarative shadow hosts, with their root's mode (`true`: open).
     pub shadow_hosts: Vec<(NodeId, bool)>,
+    /// The strings of element names outside the table, shared by the stack's entries.
+    pub shared_names: crate::names::SharedNames,
+    /// A foreign-content start tag's adjusted copy (kept for its buffers).
+    pub foreign_tag: TagToken,
+    /// Attribute buffers for [`Builder::foreign_tag`] ([`TagToken::copy_keeping`]).
+    pub foreign_spare: Vec<crate::ShadowAttr>,
 }
 
 impl Builder {
@@ -135,6 +141,9 @@ impl Builder {
             selects: Vec::new(),
             declarative_shadow_roots: false,
             shadow_hosts: Vec::new(),
+            shared_names: Default::default(),
+            foreign_tag: TagToken::default(),
+            foreign_spare: Vec::new(),
         }
     }
 
@@ -391,7 +400,8 @@ impl Builder {
                         || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
             });
         let parent = position.parent().unwrap_or(NodeId::DOCUMENT);
-        self.stack.push(OpenElement::new_known(id, name, known, ns, parent, annotation_xml_html));
+        let shared = &mut self.shared_names;
+        self.stack.push(OpenElement::new_shared(id, name, known, ns, parent, annotation_xml_html, |n| shared.get(n)));
         if ns == Namespace::Html && matches!(name, "select" | "selectedcontent" | "option") {
             self.inserted_in_select(name, id, attrs);
         }

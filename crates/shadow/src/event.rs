@@ -110,7 +110,7 @@ impl AttrNamespace {
 /// let a = ShadowAttr::new("class", "x");
 /// assert_eq!(a.namespace, AttrNamespace::None);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Default)]
 pub struct ShadowAttr {
     /// The local name (adjusted).
     pub name: String,
@@ -118,6 +118,20 @@ pub struct ShadowAttr {
     pub namespace: AttrNamespace,
     /// The decoded value.
     pub value: String,
+}
+
+/// `clone_from` reuses the buffers of the name and value (so does
+/// `Vec::<ShadowAttr>::clone_from` then, attribute by attribute).
+impl Clone for ShadowAttr {
+    fn clone(&self) -> ShadowAttr {
+        ShadowAttr { name: self.name.clone(), namespace: self.namespace, value: self.value.clone() }
+    }
+
+    fn clone_from(&mut self, source: &ShadowAttr) {
+        self.name.clone_from(&source.name);
+        self.namespace = source.namespace;
+        self.value.clone_from(&source.value);
+    }
 }
 
 impl ShadowAttr {

@@ -44,17 +44,21 @@ impl Builder {
             Tok::End(t) if matches!(&*t.name, "br" | "p") => self.breakout(tok, s),
             Tok::Start(t) => {
                 let Some((ns, _, _)) = self.adjusted_current_node() else { return };
-                let mut t = t.clone();
+                // Adjusted in the kept copy: no allocation per foreign element.
+                let mut copy = std::mem::take(&mut self.foreign_tag);
+                copy.copy_keeping(t, &mut self.foreign_spare);
                 if ns == Namespace::Svg
-                    && let Some(n) = tags::adjust_svg_tag_name(&t.name)
+                    && let Some(n) = tags::adjust_svg_tag_name(&copy.name)
                 {
-                    t.name = n.into();
+                    copy.name.clear();
+                    copy.name.push_str(n);
                 }
-                tags::adjust_attrs(ns, &mut t.attrs);
-                self.insert_foreign_element(s, &t, ns);
-                if t.self_closing {
-                    self.pop(s, CloseCause::Immediate { span: t.span });
+                tags::adjust_attrs(ns, &mut copy.attrs);
+                self.insert_foreign_element(s, &copy, ns);
+                if copy.self_closing {
+                    self.pop(s, CloseCause::Immediate { span: copy.span });
                 }
+                self.foreign_tag = copy;
             }
             Tok::End(t) => {
                 if t.name == "script"

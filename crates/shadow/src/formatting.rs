@@ -78,10 +78,12 @@ pub(crate) struct FormattingList {
     by_sig: IdMap<u64, Vec<u32>>,
     pos_of: PosMap,
     dead: usize,
-    /// Attribute lists of elements gone from the list, kept (at most
-    /// [`SPARE_LISTS`]) so that copying a new element's attributes reuses
-    /// their buffers instead of allocating.
+    /// Attribute lists of elements gone from the list, emptied and kept (at
+    /// most [`SPARE_LISTS`]), and their attributes (at most
+    /// [`SPARE_LISTS`] × [`SPARE_ATTRS`]), so that copying a new element's
+    /// attributes reuses their buffers instead of allocating.
     spare: Vec<Vec<ShadowAttr>>,
+    spare_attrs: Vec<ShadowAttr>,
     /// The buffers of undecoded attributes of elements gone from the list,
     /// kept likewise (at most [`SPARE_LISTS`], of [`SPARE_RAW`] bytes); the
     /// boxes too, which entries hold.
@@ -427,15 +429,19 @@ impl FormattingList {
         if attrs.is_empty() {
             return Vec::new();
         }
-        let Some(mut copy) = self.spare.pop() else { return attrs.to_vec() };
-        copy.truncate(attrs.len());
-        for (to, from) in copy.iter_mut().zip(attrs) {
-            to.name.clone_from(&from.name);
-            to.namespace = from.namespace;
-            to.value.clone_from(&from.value);
+        let mut copy = self.spare.pop().unwrap_or_default();
+        copy.reserve(attrs.len());
+        for from in attrs {
+            copy.push(match self.spare_attrs.pop() {
+                Some(mut to) => {
+                    to.name.clone_from(&from.name);
+                    to.namespace = from.namespace;
+                    to.value.clone_from(&from.value);
+                    to
+                }
+                None => from.clone(),
+            });
         }
-        let kept = copy.len();
-        copy.extend_from_slice(&attrs[kept..]);
         copy
     }
 
@@ -454,12 +460,17 @@ impl FormattingList {
             {
                 self.spare_raw.push(r);
             }
-        } else if f.attrs.capacity() > 0
-            && f.attrs.len() <= SPARE_ATTRS
-            && self.spare.len() < SPARE_LISTS
-            && f.attrs.iter().all(|a| a.name.capacity() <= SPARE_CAPACITY && a.value.capacity() <= SPARE_CAPACITY)
-        {
-            self.spare.push(std::mem::take(&mut f.attrs));
+        } else if f.attrs.capacity() > 0 && f.attrs.capacity() <= SPARE_ATTRS && self.spare.len() < SPARE_LISTS {
+            let mut attrs = std::mem::take(&mut f.attrs);
+            for a in attrs.drain(..) {
+                if self.spare_attrs.len() < SPARE_LISTS * SPARE_ATTRS
+                    && a.name.capacity() <= SPARE_CAPACITY
+                    && a.value.capacity() <= SPARE_CAPACITY
+                {
+                    self.spare_attrs.push(a);
+                }
+            }
+            self.spare.push(attrs);
         }
         if self.spare_boxes.len() < SPARE_LISTS {
             f.attrs = Vec::new();
@@ -480,7 +491,9 @@ impl FormattingList {
 
     pub(crate) fn push(&mut self, mut f: FormattingElement) {
         let floor = self.after_last_marker();
-        let mut same = Vec::new();
+        // The equal elements after the last marker, latest first: at most
+        // three are looked for (counted, not collected: no allocation).
+        let (mut same, mut earliest) = (0, 0);
         if self.prepare_signing(f.key) {
             f.sig = Some(f.signature());
         }
@@ -489,19 +502,19 @@ impl FormattingList {
                 tick(1);
                 let i = i as usize;
                 // At most three equal elements follow the last marker.
-                if i < floor || same.len() == 3 {
+                if i < floor || same == 3 {
                     break;
                 }
                 if let Entry::Element(g) = &self.entries[i]
                     && g.key == f.key
                     && same_attrs(&g.attrs, &f.attrs)
                 {
-                    same.push(i);
+                    same += 1;
+                    earliest = i;
                 }
             }
         }
-        if same.len() >= 3 {
-            let earliest = *same.last().expect("three");
+        if same >= 3 {
             self.kill(earliest);
         }
         self.compact();

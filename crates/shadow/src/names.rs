@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::Namespace;
 use crate::tags::cats;
@@ -515,12 +515,53 @@ pub(crate) fn cats_of(id: u32) -> u16 {
 }
 
 /// An element's name: a known one by its id in the table (no allocation)
-/// or its own. 16 bytes (the id sits beside the box's niche), where a
-/// `&'static str` variant made it 24: it is in every stack entry.
+/// or a string shared with the other elements of that name
+/// ([`SharedNames`]). 16 bytes (the id sits beside the pointer's niche),
+/// where a `&'static str` variant made it 24: it is in every stack entry.
 #[derive(Clone)]
 pub(crate) enum Name {
     Known(u32),
-    Other(Box<str>),
+    Other(Arc<str>),
+}
+
+impl Name {
+    /// The empty name of a stack hole's placeholder (one shared string).
+    pub(crate) fn empty() -> Name {
+        static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
+        Name::Other(Arc::clone(EMPTY.get_or_init(|| Arc::from(""))))
+    }
+}
+
+/// The strings of element names outside the table (custom elements such
+/// as `emu-clause`, `c-`), shared by the elements that have them, so that
+/// opening one allocates nothing once its name was seen (issue 16: no
+/// allocation per token after warm-up). At most [`SharedNames::MAX`] names of
+/// at most [`SharedNames::LONGEST`] bytes are kept (forgotten all at once
+/// when full): a few KiB whatever the input; a longer name gets a string of
+/// its own. The set hashes with SipHash: names come from the input.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SharedNames(std::collections::HashSet<Arc<str>>);
+
+impl SharedNames {
+    /// The most names kept.
+    const MAX: usize = 64;
+    /// The longest name kept, in bytes.
+    const LONGEST: usize = 32;
+
+    /// The shared string of `name`.
+    pub(crate) fn get(&mut self, name: &str) -> Arc<str> {
+        if let Some(s) = self.0.get(name) {
+            return Arc::clone(s);
+        }
+        let s: Arc<str> = Arc::from(name);
+        if name.len() <= SharedNames::LONGEST {
+            if self.0.len() >= SharedNames::MAX {
+                self.0.clear();
+            }
+            self.0.insert(Arc::clone(&s));
+        }
+        s
+    }
 }
 
 impl Name {

@@ -170,18 +170,21 @@ impl OpenElement {
     /// stack's vector instead of being returned and copied).
     #[inline(always)]
     pub(crate) fn new(id: NodeId, name: &str, ns: Namespace, parent: NodeId, annotation_xml_html: bool) -> OpenElement {
-        OpenElement::new_known(id, name, names::known(ns, name), ns, parent, annotation_xml_html)
+        OpenElement::new_shared(id, name, names::known(ns, name), ns, parent, annotation_xml_html, |n| n.into())
     }
 
-    /// [`OpenElement::new`] given `known`, what `names::known(ns, name)` returns.
+    /// [`OpenElement::new`] given `known`, what `names::known(ns, name)`
+    /// returns, taking the string of a name outside the table from `share`
+    /// ([`names::SharedNames::get`] on the hot path).
     #[inline(always)]
-    pub(crate) fn new_known(
+    pub(crate) fn new_shared(
         id: NodeId,
         name: &str,
         known: Option<u32>,
         ns: Namespace,
         parent: NodeId,
         annotation_xml_html: bool,
+        share: impl FnOnce(&str) -> std::sync::Arc<str>,
     ) -> OpenElement {
         debug_assert_eq!(known, names::known(ns, name));
         if let Some(k) = known {
@@ -195,7 +198,7 @@ impl OpenElement {
         };
         OpenElement {
             id,
-            name: Name::Other(name.into()),
+            name: Name::Other(share(name)),
             known: known.unwrap_or(NONE),
             ns,
             parent,
@@ -207,7 +210,7 @@ impl OpenElement {
     fn hole() -> OpenElement {
         OpenElement {
             id: HOLE_ID,
-            name: Name::Other("".into()),
+            name: Name::empty(),
             known: NONE,
             ns: Namespace::Html,
             parent: NodeId::DOCUMENT,

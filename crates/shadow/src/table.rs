@@ -103,8 +103,19 @@ impl Builder {
                 self.table_foster = true;
                 let pending = std::mem::take(&mut self.table_ws);
                 self.foster_text(&pending, s);
+                self.keep_table_ws(pending);
                 self.foster_text(&seg[ws..], s);
             }
+        }
+    }
+
+    /// Gives the pending table whitespace's buffer back, emptied, so the
+    /// next run of table text allocates none (unless it grew past 4 KiB:
+    /// memory stays bounded by the chunk, not by the longest run seen).
+    fn keep_table_ws(&mut self, mut buffer: String) {
+        if buffer.capacity() <= 4096 {
+            buffer.clear();
+            self.table_ws = buffer;
         }
     }
 
@@ -112,6 +123,7 @@ impl Builder {
         if !self.table_foster {
             let pending = std::mem::take(&mut self.table_ws);
             self.insert_text(s, &pending);
+            self.keep_table_ws(pending);
         }
         self.table_foster = false;
         self.table_ws.clear();

@@ -473,16 +473,17 @@ pub(crate) fn adjust_attrs(ns: Namespace, attrs: &mut [ShadowAttr]) {
         return;
     }
     for a in attrs {
+        // Names replaced in place (no allocation once the buffer is large enough).
         if ns == Namespace::MathMl && a.name == "definitionurl" {
-            a.name = "definitionURL".into();
+            a.name.replace_range(.., "definitionURL");
         } else if ns == Namespace::Svg
             && let Some(n) = adjust_svg_attr_name(&a.name)
         {
-            a.name = n.into();
+            a.name.replace_range(.., n);
         }
         if let Some((ans, local)) = adjust_foreign_attr(&a.name) {
             a.namespace = ans;
-            a.name = local.into();
+            a.name.replace_range(.., local);
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::ShadowAttr;
 /// assert_eq!(t.name, "a");
 /// assert!(!t.self_closing);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq, Default)]
 pub struct TagToken {
     /// The tag name, ASCII-lowercased.
     pub name: String,
@@ -27,7 +27,50 @@ pub struct TagToken {
     pub span: Span,
 }
 
+/// `clone_from` reuses the buffers of the name and of the attributes
+/// (the tree builder copies foreign-content tags into one kept token).
+impl Clone for TagToken {
+    fn clone(&self) -> TagToken {
+        TagToken {
+            name: self.name.clone(),
+            attrs: self.attrs.clone(),
+            self_closing: self.self_closing,
+            span: self.span,
+        }
+    }
+
+    fn clone_from(&mut self, source: &TagToken) {
+        self.name.clone_from(&source.name);
+        self.attrs.clone_from(&source.attrs);
+        self.self_closing = source.self_closing;
+        self.span = source.span;
+    }
+}
+
 impl TagToken {
+    /// Makes `self` a copy of `source`, reusing the buffers of its name and
+    /// attributes, and past them those of `spare`, where its surplus
+    /// attributes go (at most 16 kept): a kept token copied into again and
+    /// again allocates nothing once its buffers are large enough.
+    pub(crate) fn copy_keeping(&mut self, source: &TagToken, spare: &mut Vec<ShadowAttr>) {
+        self.name.clone_from(&source.name);
+        self.self_closing = source.self_closing;
+        self.span = source.span;
+        while self.attrs.len() > source.attrs.len() {
+            let a = self.attrs.pop().expect("longer");
+            if spare.len() < 16 {
+                spare.push(a);
+            }
+        }
+        let kept = self.attrs.len();
+        self.attrs.clone_from_slice(&source.attrs[..kept]);
+        for a in &source.attrs[kept..] {
+            let mut b = spare.pop().unwrap_or_default();
+            b.clone_from(a);
+            self.attrs.push(b);
+        }
+    }
+
     /// A tag without span or self-closing flag.
     pub fn new(name: impl Into<String>, attrs: Vec<ShadowAttr>) -> TagToken {
         TagToken { name: name.into(), attrs, self_closing: false, span: Span::default() }
