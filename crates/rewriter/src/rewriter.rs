@@ -85,6 +85,8 @@ pub struct Rewriter<'h, O: OutputSink, K: HandlerKind = Local> {
     hold_limit: usize,
     /// Set once the end of input was processed ([`Rewriter::finish_input`]).
     input_ended: bool,
+    /// The hooks of [`Settings::on_bail_out`], taken when they run.
+    bail_out: Vec<K::BailOutHandler<'h>>,
 }
 
 /// The sink, with the conversion of UTF-16 documents' output back to
@@ -199,7 +201,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Errors
     /// [`RewritingError::Selector`] when a selector does not parse.
     pub fn new(settings: Settings<'h, K>, sink: O) -> Result<Self, RewritingError> {
-        let Settings { rules, doc, options, .. } = settings;
+        let Settings { rules, doc, bail_out, options, .. } = settings;
         let hold_limit = options.hold_limit;
         let selectors: Vec<String> = rules.iter().map(|r| r.selector.clone()).collect();
         // Program rule → handler groups (in order): selectors equal once
@@ -271,6 +273,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             decoded: Vec::new(),
             hold_limit,
             input_ended: false,
+            bail_out,
         })
     }
 
@@ -497,6 +500,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 if self.on_error == OnError::PassThrough {
                     self.core.error = Some(error);
                     self.run = Run::PassThrough;
+                    self.bail_out();
                     self.out.write_raw(&held)?;
                     return Ok(true);
                 }
@@ -533,6 +537,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if fail_through || self.core.settled && self.run == Run::Running {
             // Flush what the tokenizer holds, raw, and go straight through from now on.
             self.run = if fail_through { Run::PassThrough } else { Run::Copy };
+            if fail_through {
+                self.bail_out();
+            }
             let out = &mut self.out;
             let mut flush = |staged: Staged<'_>| out.deliver(staged);
             let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush };
@@ -571,6 +578,17 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Calls the hooks of [`Settings::on_bail_out`] with the kept error
+    /// (once: they are taken), as the rewriter turns to [`Run::PassThrough`].
+    fn bail_out(&mut self) {
+        let hooks = std::mem::take(&mut self.bail_out);
+        if let Some(error) = &self.core.error {
+            for hook in hooks {
+                hook(error);
+            }
+        }
     }
 
     /// The bytes the rewriter holds now, as [`Settings::memory_limit`]

@@ -39,6 +39,8 @@ pub trait HandlerKind: Sized + 'static {
     type PiHandler<'h>: FnMut(&mut ProcessingInstruction<'_>) -> HandlerResult + 'h;
     /// Boxed document-end handler.
     type DocumentEndHandler<'h>: FnMut(&mut DocumentEnd<'_>) -> HandlerResult + 'h;
+    /// Boxed bail-out hook ([`Settings::on_bail_out`]).
+    type BailOutHandler<'h>: FnOnce(&RewritingError) + 'h;
 }
 
 /// Handlers that need not be `Send` (the default). See [`HandlerKind`].
@@ -68,13 +70,16 @@ pub trait IntoHandler<T> {
 }
 
 // One `impl` pair per handler signature: boxing for Local and Sendable.
+// The bail-out hook, called once with the error, is the one `FnOnce` among them.
 macro_rules! handler_kinds {
     ($($assoc:ident: $arg:ty;)*) => {
         impl HandlerKind for Local {
             $(type $assoc<'h> = Box<dyn FnMut(&mut $arg) -> HandlerResult + 'h>;)*
+            type BailOutHandler<'h> = Box<dyn FnOnce(&RewritingError) + 'h>;
         }
         impl HandlerKind for Sendable {
             $(type $assoc<'h> = Box<dyn FnMut(&mut $arg) -> HandlerResult + Send + 'h>;)*
+            type BailOutHandler<'h> = Box<dyn FnOnce(&RewritingError) + Send + 'h>;
         }
     };
 }
@@ -123,6 +128,24 @@ into_handler! {
     Doctype<'_>;
     ProcessingInstruction<'_>;
     DocumentEnd<'_>;
+}
+
+impl<'h, F> IntoHandler<Box<dyn FnOnce(&RewritingError) + 'h>> for F
+where
+    F: FnOnce(&RewritingError) + 'h,
+{
+    fn into_handler(self) -> Box<dyn FnOnce(&RewritingError) + 'h> {
+        Box::new(self)
+    }
+}
+
+impl<'h, F> IntoHandler<Box<dyn FnOnce(&RewritingError) + Send + 'h>> for F
+where
+    F: FnOnce(&RewritingError) + Send + 'h,
+{
+    fn into_handler(self) -> Box<dyn FnOnce(&RewritingError) + Send + 'h> {
+        Box::new(self)
+    }
 }
 
 into_send_handler! {
@@ -253,7 +276,8 @@ pub enum OnError {
     Stop,
     /// The error is kept ([`Rewriter::error`](crate::Rewriter::error)) and
     /// the rest of the input, from the failing token on, is passed through
-    /// unchanged; calls keep returning `Ok`.
+    /// unchanged; calls keep returning `Ok`. [`Settings::on_bail_out`]
+    /// hooks are called once, with the error, when that happens.
     PassThrough,
 }
 
@@ -334,6 +358,8 @@ pub struct Settings<'h, K: HandlerKind = Local> {
     /// per handler with tens of thousands of selectors).
     pub(crate) rule_index: std::collections::HashMap<String, usize>,
     pub(crate) doc: DocHandlers<'h, K>,
+    /// Hooks called once when the rewriter bails out ([`Settings::on_bail_out`]).
+    pub(crate) bail_out: Vec<K::BailOutHandler<'h>>,
     pub(crate) options: Options,
 }
 
@@ -370,6 +396,7 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
                 pis: Vec::new(),
                 end: Vec::new(),
             },
+            bail_out: Vec::new(),
             options: Options {
                 encoding: EncodingChoice::Fixed(encoding_rs::UTF_8),
                 memory_limit: usize::MAX,
@@ -590,6 +617,62 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     /// What happens after a failure (default [`OnError::Stop`]).
     pub fn on_error(mut self, policy: OnError) -> Self {
         self.options.on_error = policy;
+        self
+    }
+
+    /// Calls `f` once, with the error, when the rewriter bails out: under
+    /// [`OnError::PassThrough`], when a failure makes it pass the rest of
+    /// the input through unchanged — a handler error, the memory limit or
+    /// the bound of [`Settings::whole_text_nodes`] exceeded, inserted
+    /// content refused ([`RewritingError::Insertion`]), a document-end
+    /// handler failing in [`Rewriter::end`](crate::Rewriter::end), or an
+    /// encoding it cannot rewrite ([`RewritingError::Encoding`], decided
+    /// from the settings or by sniffing). The error is the one
+    /// [`Rewriter::error`](crate::Rewriter::error) keeps.
+    ///
+    /// `f` runs from the call (`write`, `end`, …) in which the rewriter
+    /// bails out, whatever the chunking, at most once per rewrite; several
+    /// hooks run in registration order. It is not called when nothing
+    /// fails, when a failure is returned instead ([`OnError::Stop`]), or
+    /// when the rewriter copies its input because nothing can observe it
+    /// ([`Rewriter::copying`](crate::Rewriter::copying): not a failure). For
+    /// logs and metrics, or to drop state kept for the rest of the
+    /// document. The output is unchanged by the hook: exact up to the
+    /// failing token, the input as it is from there.
+    ///
+    /// lol_html's counterpart is `Settings::append_bail_out_handler`; unlike
+    /// its `BailOut::append`, the hook cannot add content (the bytes before
+    /// the failing token may already be in the sink with the raw input after
+    /// it).
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{OnError, RewritingError, Settings, rewrite_str};
+    /// let seen: Rc<RefCell<Vec<String>>> = Rc::default();
+    /// let log = seen.clone();
+    /// let settings = Settings::new()
+    ///     .on_error(OnError::PassThrough)
+    ///     .on_bail_out(move |err: &RewritingError| log.borrow_mut().push(err.to_string()))
+    ///     .element("p", |el| {
+    ///         el.set_attribute("class", "seen")?;
+    ///         Ok(())
+    ///     })
+    ///     .element("b", |_| Err("no bold today".into()));
+    /// let out = rewrite_str("<p>a</p><b>x</b><p>c", settings)?;
+    /// assert_eq!(out, "<p class=\"seen\">a</p><b>x</b><p>c");
+    /// assert_eq!(*seen.borrow(), ["handler failed: no bold today"]);
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// None: registering cannot fail, and the hook returns nothing (it
+    /// runs after the failure is decided).
+    pub fn on_bail_out<F>(mut self, f: F) -> Self
+    where
+        F: FnOnce(&RewritingError) + IntoHandler<K::BailOutHandler<'h>>,
+    {
+        self.bail_out.push(f.into_handler());
         self
     }
 
