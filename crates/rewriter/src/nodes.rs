@@ -16,6 +16,8 @@ pub(crate) struct Mutations {
     pub(crate) after: Vec<u8>,
     pub(crate) replacement: Option<Vec<u8>>,
     pub(crate) removed: bool,
+    /// A text chunk's new text ([`TextChunk::set_text`]), for `as_str`.
+    pub(crate) text: Option<String>,
 }
 
 impl Mutations {
@@ -65,7 +67,8 @@ pub(crate) struct Doc<'r> {
 ///
 /// Mutations: `before` appends to earlier `before` content, `after`
 /// prepends to earlier `after` content (each lands right after the chunk),
-/// `replace` and `remove` drop the chunk's bytes. Inserted
+/// `replace` and `remove` drop the chunk's bytes, `set_text` changes its
+/// text (what later handlers read, too) and keeps it. Inserted
 /// [`ContentType::Text`] is escaped for the chunk's own context (see
 /// [`ContentType`]).
 ///
@@ -95,9 +98,10 @@ pub struct TextChunk<'r> {
 
 impl TextChunk<'_> {
     /// The text, decoded for its mode (character references in data and
-    /// RCDATA, newlines normalized, NUL rules of the mode).
+    /// RCDATA, newlines normalized, NUL rules of the mode); after
+    /// [`TextChunk::set_text`], the text set.
     pub fn as_str(&self) -> &str {
-        self.text
+        self.m.text.as_deref().unwrap_or(self.text)
     }
     /// The exact input bytes of the chunk.
     pub fn raw(&self) -> &[u8] {
@@ -136,11 +140,70 @@ impl TextChunk<'_> {
     pub fn replace(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
         self.m.replace(content, ty, self.ctx, self.doc.encoding)
     }
+    /// Sets the chunk's text: its bytes become `text`, escaped for the
+    /// chunk's context as [`ContentType::Text`] is (`a<b` is written
+    /// `a&lt;b` in data), and [`TextChunk::as_str`] returns `text` from now
+    /// on, in this handler and the ones after it. The chunk is not removed
+    /// ([`TextChunk::removed`] stays `false`); content inserted
+    /// [`before`](TextChunk::before) and [`after`](TextChunk::after) it
+    /// stays. Setting it again replaces the text set before. Only this
+    /// chunk changes: with text in chunks, the other chunks of the node are
+    /// as they are (use [`Settings::whole_text_nodes`](crate::Settings::whole_text_nodes)
+    /// to set a node's whole text). After [`remove`](TextChunk::remove) or
+    /// [`replace`](TextChunk::replace) only `as_str` changes: the chunk stays
+    /// removed or replaced.
+    ///
+    /// This is lol_html's `TextChunk::set_str`, except that the text is
+    /// plain text, escaped here, not markup the caller escapes: `as_str`
+    /// gives decoded text (`a&b`, not `a&amp;b`), and what is set is text
+    /// of the same kind. For markup, use
+    /// [`replace`](TextChunk::replace) with [`ContentType::Html`].
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{ContentType, Settings, rewrite_str};
+    /// let settings = Settings::new()
+    ///     .whole_text_nodes(1024)
+    ///     .text("h1", |t| {
+    ///         let title = t.as_str().replace("Cats", "Cats & dogs");
+    ///         t.set_text(&title)?;
+    ///         assert!(!t.removed());
+    ///         t.after("!", ContentType::Text)?;
+    ///         Ok(())
+    ///     })
+    ///     .doc_text(|t| {
+    ///         // Later handlers read the text set.
+    ///         if t.as_str().contains("dogs") {
+    ///             t.before("> ", ContentType::Text)?;
+    ///         }
+    ///         Ok(())
+    ///     });
+    /// let out = rewrite_str("<h1>All about Cats</h1><p>Cats</p>", settings)?;
+    /// assert_eq!(out, "<h1>&gt; All about Cats &amp; dogs!</h1><p>Cats</p>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TextChunk::before`] with [`ContentType::Text`]: text that
+    /// cannot be escaped where the chunk is (`</script` in script data,
+    /// `</style` in RAWTEXT), or characters the document's encoding lacks
+    /// where a character reference is impossible. The chunk is then
+    /// unchanged.
+    pub fn set_text(&mut self, text: &str) -> Result<(), EditError> {
+        let mut bytes = Vec::new();
+        push_content(text, ContentType::Text, self.ctx, self.doc.encoding, &mut bytes)?;
+        if !self.m.removed {
+            self.m.replacement = Some(bytes);
+        }
+        self.m.text = Some(text.to_string());
+        Ok(())
+    }
     /// Removes the chunk.
     pub fn remove(&mut self) {
         self.m.remove()
     }
-    /// Whether the chunk was removed or replaced.
+    /// Whether the chunk was removed or replaced (not whether its text was
+    /// set: see [`TextChunk::set_text`]).
     pub fn removed(&self) -> bool {
         self.m.removed
     }

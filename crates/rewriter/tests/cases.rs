@@ -344,6 +344,34 @@ fn text_action<'h>(
             rec(t.replace(&upper, ContentType::Text))
         }),
         "text_replace" => Box::new(move |t| rec(t.replace(value, ty))),
+        // Issue 21: `set_text` (lol_html's `set_str`) and what handlers read after it.
+        "text_set_upper" => Box::new(move |t| {
+            let upper = t.as_str().to_uppercase();
+            rec(t.set_text(&upper))
+        }),
+        "text_set" => Box::new(move |t| rec(t.set_text(value))),
+        "text_set_then_read" => Box::new(move |t| {
+            rec(t.set_text(value))?;
+            let read = format!("[{}|removed {}]", t.as_str(), t.removed());
+            rec(t.after(&read, ContentType::Text))
+        }),
+        "text_set_keeps_before_after" => Box::new(move |t| {
+            rec(t.before("(", ContentType::Text))?;
+            rec(t.after(")", ContentType::Text))?;
+            rec(t.set_text(value))
+        }),
+        "text_set_twice" => Box::new(move |t| {
+            rec(t.set_text("first"))?;
+            rec(t.set_text(value))
+        }),
+        "text_remove_then_set" => Box::new(move |t| {
+            t.remove();
+            rec(t.set_text(value))
+        }),
+        "text_set_then_replace" => Box::new(move |t| {
+            rec(t.set_text("set"))?;
+            rec(t.replace(value, ty))
+        }),
         "text_describe" => Box::new(move |t| {
             if t.last_in_text_node() {
                 rec(t.after(&format!("[{:?}]", t.text_mode()), ContentType::Text))?;
