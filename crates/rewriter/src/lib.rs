@@ -230,6 +230,13 @@ pub use settings::{Handler, HandlerKind, IntoHandler, Local, OnError, Selectors,
 pub use sink::{IoSink, OutputSink};
 pub use slot::{Fallback, Slot, SlotError, SlotErrorKind};
 
+/// The migration guide from lol_html (`docs/migrating-from-lol-html.md`),
+/// compiled only for doc tests: each of its snippets runs as one, so the
+/// guide cannot drift from this crate or from lol_html.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/migrating-from-lol-html.md")]
+pub struct MigrationGuide;
+
 /// An element handler for a selector, for [`Settings::handler`].
 ///
 /// # Example
