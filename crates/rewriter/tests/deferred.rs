@@ -42,6 +42,7 @@ use std::rc::Rc;
 
 use common::{Chunking, chunkings, show};
 use htrewrite::{ContentType, Fallback, Rewriter, RewritingError, Settings, Slot, SlotErrorKind};
+use htrewrite_testkit::{Random, SplitMix64, permutations, shuffled};
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
@@ -278,31 +279,6 @@ fn run_deferred(
     Ok(out)
 }
 
-/// Every permutation of `0..n`.
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![Vec::new()];
-    }
-    let mut all = Vec::new();
-    for p in permutations(n - 1) {
-        for i in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(i, n - 1);
-            all.push(q);
-        }
-    }
-    all
-}
-
-/// SplitMix64, for seeded orders.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// The fill orders a case runs: every permutation up to 4 slots, else the
 /// slot order, its reverse and 10 orders shuffled from `seed`.
 fn orders(n: usize, seed: u64) -> Vec<Vec<usize>> {
@@ -310,13 +286,9 @@ fn orders(n: usize, seed: u64) -> Vec<Vec<usize>> {
         return permutations(n);
     }
     let mut all = vec![(0..n).collect::<Vec<_>>(), (0..n).rev().collect()];
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     for _ in 0..10 {
-        let mut p: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            p.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
-        }
-        all.push(p);
+        all.push(shuffled(n, &mut rng));
     }
     all
 }
@@ -417,13 +389,10 @@ fn deferred_equals_immediate() -> Result<(), Failed> {
                 // deferred side refuses it too, checked in `errors::*`.
                 Err(_) => return Err(TestCaseError::reject("content refused")),
             };
-            let mut state = seed;
-            let mut order: Vec<usize> = (0..n).collect();
-            for i in (1..n).rev() {
-                order.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
-            }
-            let page = Chunking::Random(next(&mut state));
-            let fill = [Chunking::Whole, Chunking::Bytewise, Chunking::Random(next(&mut state))][(seed % 3) as usize];
+            let mut rng = SplitMix64::new(seed);
+            let order = shuffled(n, &mut rng);
+            let page = Chunking::Random(rng.next_u64());
+            let fill = [Chunking::Whole, Chunking::Bytewise, Chunking::Random(rng.next_u64())][(seed % 3) as usize];
             let timing = if seed % 2 == 0 { Timing::BeforeEnd(order) } else { Timing::AfterEnd(order) };
             let out = run_deferred(selector, &defer, doc.as_bytes(), actions, page, &timing, fill)
                 .map_err(|e| TestCaseError::fail(format!("{e} ({timing:?}, page {page}, fill {fill})")))?;

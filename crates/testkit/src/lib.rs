@@ -5,6 +5,8 @@
 //!   chunking and generated input, through the [`Random`] trait;
 //! - [`fnv1a64`]: a seed derived from a test's name, stable across Rust versions and platforms;
 //! - [`env_seed`]: the `HTREWRITE_SEED` variable with which a printed seed is replayed;
+//! - [`permutations`] and [`shuffled`]: the orders in which tests fill slots or resolve futures
+//!   (every order for small cases, seeded shuffles beyond);
 //! - [`differences`]: the reader of the `expected-differences.toml` lists (upstream cases that
 //!   the current HTML Standard made stale).
 //!
@@ -16,6 +18,8 @@
 #![forbid(unsafe_code)]
 
 pub mod differences;
+mod orders;
 mod rng;
 
+pub use orders::{permutations, shuffled};
 pub use rng::{Random, SplitMix64, XorShift64Star, env_seed, fnv1a64};
