@@ -110,6 +110,30 @@ impl Error {
         self.slot
     }
 
+    /// The cause: the input's error for [`ErrorKind::Input`], the
+    /// [`RewritingError`] for [`ErrorKind::Rewrite`], the future's or
+    /// stream's error, or the refusal ([`htrewrite::SlotError`]), for
+    /// [`ErrorKind::Content`] (for adapters that wrap it in their own error).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::Settings;
+    /// use htrewrite_tokio::AsyncSettings;
+    /// use tokio_stream::StreamExt;
+    /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+    /// let settings = Settings::new().element("p", |_| Err("refused".into()));
+    /// let input = tokio_stream::iter([Ok::<_, std::io::Error>("<p>")]);
+    /// let mut s = htrewrite_tokio::rewrite_stream_async(input, AsyncSettings::new(settings))?;
+    /// let error = s.next().await.unwrap().unwrap_err();
+    /// assert!(error.into_inner().downcast::<htrewrite::RewritingError>().is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn into_inner(self) -> Box<dyn std::error::Error + Send + Sync> {
+        self.source
+    }
+
     /// The rewriter's error, for [`ErrorKind::Rewrite`].
     pub fn rewriting_error(&self) -> Option<&RewritingError> {
         self.source.downcast_ref()

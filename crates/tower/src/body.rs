@@ -4,8 +4,8 @@ use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
 use bytes::{Buf, Bytes};
-use htrewrite::{Rewriter, Sendable};
-use htrewrite_tokio::BytesSink;
+use htrewrite::Sendable;
+use htrewrite_tokio::AsyncRewriter;
 use http::HeaderMap;
 use http_body::{Body, Frame, SizeHint};
 use pin_project_lite::pin_project;
@@ -17,11 +17,14 @@ pin_project! {
     /// The body of a response from [`HtmlRewrite`](crate::HtmlRewrite):
     /// the inner body as it is, or rewritten.
     ///
-    /// A rewritten body polls the inner body only when its previous output
-    /// was taken, rewrites each data frame as it arrives (output leaves as
-    /// soon as the rewriter releases it), ends the document at the end of the
-    /// inner body or at its trailers, and sends the trailers after the last
-    /// output. Frames other than data and trailers are dropped.
+    /// A rewritten body polls the inner body only when the rewriter takes
+    /// input (its previous output was taken, and the output it holds after
+    /// pending async content is under the hold limit), rewrites each data
+    /// frame as it arrives (output leaves as soon as the rewriter releases
+    /// it), ends the document at the end of the inner body or at its
+    /// trailers, waits for the async handlers' content still pending, and
+    /// sends the trailers after the last output. Frames other than data and
+    /// trailers are dropped.
     ///
     /// When the inner body fails (the upstream closed mid-body), everything
     /// received still reaches the client before the error: the document ends
@@ -41,10 +44,7 @@ enum State {
 }
 
 struct Rewriting {
-    /// `None` once the document ended.
-    rewriter: Option<Rewriter<'static, BytesSink, Sendable>>,
-    /// The output of `end()`.
-    tail: Bytes,
+    driver: AsyncRewriter<'static, Sendable>,
     trailers: Option<HeaderMap>,
     /// The inner body's failure, sent after the rewrite of what came before it.
     failed: Option<Error>,
@@ -55,62 +55,35 @@ struct Rewriting {
 }
 
 impl Rewriting {
-    /// Counts and logs a failure the rewriter passed through.
+    /// Counts and logs, once per body, a failure the rewriter passed through.
     fn check_passed_through(&mut self) {
-        if let Some(error) = self.rewriter.as_ref().and_then(|rw| rw.error()) {
-            Self::report_passed_through(&mut self.reported, &self.stats, error);
-        }
-    }
-
-    /// Counts and logs `error` once per body.
-    fn report_passed_through(reported: &mut bool, stats: &Stats, error: &htrewrite::RewritingError) {
-        if *reported {
+        if self.reported {
             return;
         }
-        *reported = true;
-        stats.count_passed_through();
-        tracing::warn!(%error, "htrewrite: rewriting failed, the rest of the body passes through unchanged");
+        if let Some(error) = self.driver.error() {
+            self.reported = true;
+            self.stats.count_passed_through();
+            tracing::warn!(%error, "htrewrite: rewriting failed, the rest of the body passes through unchanged");
+        }
     }
 
-    fn abort(&mut self, error: htrewrite::RewritingError) -> Error {
-        debug_assert_eq!(self.policy, ErrorPolicy::Abort);
+    /// What an error of the driver becomes: `None` to go on (async content
+    /// that failed, under [`ErrorPolicy::PassThrough`]: the slot got its
+    /// fallback), else the body's error.
+    fn failure(&mut self, error: htrewrite_tokio::Error) -> Option<Error> {
+        use htrewrite_tokio::ErrorKind as Kind;
+        let content = matches!(error.kind(), Kind::Content | Kind::Timeout);
+        if content {
+            self.stats.count_content_failed();
+            if self.policy == ErrorPolicy::PassThrough {
+                tracing::warn!(%error, "htrewrite: async content failed, its slot got the fallback");
+                return None;
+            }
+        }
         self.stats.count_aborted();
         tracing::error!(%error, "htrewrite: rewriting failed, body aborted");
-        Error::rewrite(error)
-    }
-
-    fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
-        let rw = self.rewriter.as_mut().expect("fed after end");
-        if let Err(e) = rw.write(chunk) {
-            return Err(self.abort(e));
-        }
-        self.check_passed_through();
-        Ok(())
-    }
-
-    fn end(&mut self) -> Result<(), Error> {
-        let Some(rw) = self.rewriter.take() else { return Ok(()) };
-        // `end_with_error`, not `end`: a failure kept under PassThrough (also one in
-        // the end itself, e.g. a document-end handler) is counted too.
-        match rw.end_with_error() {
-            Ok((mut sink, error)) => {
-                self.tail = sink.take();
-                if let Some(error) = error {
-                    Self::report_passed_through(&mut self.reported, &self.stats, &error);
-                }
-                Ok(())
-            }
-            Err(e) => Err(self.abort(e)),
-        }
-    }
-
-    /// Output ready to send, if any.
-    fn output(&mut self) -> Option<Bytes> {
-        let out = match &mut self.rewriter {
-            Some(rw) => rw.sink_mut().take(),
-            None => std::mem::take(&mut self.tail),
-        };
-        (!out.is_empty()).then_some(out)
+        self.driver.stop();
+        Some(if content { Error::content(error) } else { Error::rewrite(error.into_inner()) })
     }
 }
 
@@ -121,19 +94,11 @@ impl<B> HtmlRewriteBody<B> {
 
     pub(crate) fn rewrite(
         inner: B,
-        rewriter: Rewriter<'static, BytesSink, Sendable>,
+        driver: AsyncRewriter<'static, Sendable>,
         policy: ErrorPolicy,
         stats: Stats,
     ) -> Self {
-        let rewriting = Rewriting {
-            rewriter: Some(rewriter),
-            tail: Bytes::new(),
-            trailers: None,
-            failed: None,
-            policy,
-            stats,
-            reported: false,
-        };
+        let rewriting = Rewriting { driver, trailers: None, failed: None, policy, stats, reported: false };
         HtmlRewriteBody { inner, state: State::Rewrite(Box::new(rewriting)) }
     }
 
@@ -165,42 +130,47 @@ where
             State::Rewrite(r) => r,
         };
         loop {
-            if let Some(out) = r.output() {
-                return Poll::Ready(Some(Ok(Frame::data(out))));
-            }
-            if r.rewriter.is_none() {
-                let trailers = r.trailers.take();
-                let failed = r.failed.take();
-                *this.state = State::Done;
-                if let Some(e) = failed {
-                    return Poll::Ready(Some(Err(e)));
+            match r.driver.poll_output(cx) {
+                Poll::Ready(Some(Ok(out))) => {
+                    r.check_passed_through();
+                    return Poll::Ready(Some(Ok(Frame::data(out))));
                 }
-                return Poll::Ready(trailers.map(|t| Ok(Frame::trailers(t))));
-            }
-            let step = match ready!(this.inner.as_mut().poll_frame(cx)) {
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(mut data) => {
-                        let data = data.copy_to_bytes(data.remaining());
-                        r.feed(&data)
+                Poll::Ready(Some(Err(error))) => match r.failure(error) {
+                    None => continue,
+                    Some(e) => {
+                        *this.state = State::Done;
+                        return Poll::Ready(Some(Err(e)));
                     }
-                    Err(frame) => match frame.into_trailers() {
-                        Ok(trailers) => {
+                },
+                Poll::Ready(None) => {
+                    r.check_passed_through();
+                    let trailers = r.trailers.take();
+                    let failed = r.failed.take();
+                    *this.state = State::Done;
+                    if let Some(e) = failed {
+                        return Poll::Ready(Some(Err(e)));
+                    }
+                    return Poll::Ready(trailers.map(|t| Ok(Frame::trailers(t))));
+                }
+                Poll::Pending if !r.driver.wants_input() => return Poll::Pending,
+                Poll::Pending => {}
+            }
+            match ready!(this.inner.as_mut().poll_frame(cx)) {
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(mut data) => r.driver.push_input(data.copy_to_bytes(data.remaining())),
+                    Err(frame) => {
+                        if let Ok(trailers) = frame.into_trailers() {
                             r.trailers = Some(trailers);
-                            r.end()
+                            r.driver.end_input();
                         }
-                        Err(_unknown) => Ok(()),
-                    },
+                    }
                 },
                 Some(Err(e)) => {
                     // What was received goes out first (see the type's docs).
                     r.failed = Some(Error::body(e));
-                    r.end()
+                    r.driver.end_input();
                 }
-                None => r.end(),
-            };
-            if let Err(e) = step {
-                *this.state = State::Done;
-                return Poll::Ready(Some(Err(e)));
+                None => r.driver.end_input(),
             }
         }
     }

@@ -19,6 +19,10 @@ pub enum ErrorKind {
     Body,
     /// The rewriter failed under [`ErrorPolicy::Abort`](crate::ErrorPolicy::Abort).
     Rewrite,
+    /// An async handler's content failed or timed out under
+    /// [`ErrorPolicy::Abort`](crate::ErrorPolicy::Abort) (the source is the
+    /// [`htrewrite_tokio::Error`], which names the slot).
+    Content,
 }
 
 impl Error {
@@ -26,8 +30,12 @@ impl Error {
         Error { kind: ErrorKind::Body, source: source.into() }
     }
 
-    pub(crate) fn rewrite(source: htrewrite::RewritingError) -> Error {
-        Error { kind: ErrorKind::Rewrite, source: Box::new(source) }
+    pub(crate) fn rewrite(source: Box<dyn std::error::Error + Send + Sync>) -> Error {
+        Error { kind: ErrorKind::Rewrite, source }
+    }
+
+    pub(crate) fn content(source: htrewrite_tokio::Error) -> Error {
+        Error { kind: ErrorKind::Content, source: Box::new(source) }
     }
 
     /// The kind of failure.
@@ -41,6 +49,7 @@ impl fmt::Display for Error {
         match self.kind {
             ErrorKind::Body => write!(f, "response body failed: {}", self.source),
             ErrorKind::Rewrite => write!(f, "rewriting aborted: {}", self.source),
+            ErrorKind::Content => write!(f, "body aborted: {}", self.source),
         }
     }
 }

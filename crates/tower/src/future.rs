@@ -5,14 +5,14 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
-use htrewrite::{OnError, Rewriter, Sendable, Settings};
-use htrewrite_tokio::BytesSink;
+use htrewrite::{OnError, Sendable};
+use htrewrite_tokio::AsyncRewriter;
 use http::{Method, Response, request, response};
 use http_body::Body;
 use pin_project_lite::pin_project;
 
 use crate::body::HtmlRewriteBody;
-use crate::layer::{Config, ErrorPolicy};
+use crate::layer::{Config, ErrorPolicy, MakeSettings};
 use crate::predicate::fix_headers;
 
 pin_project! {
@@ -36,7 +36,7 @@ impl<Fut, F, B, E> Future for ResponseFuture<Fut, F>
 where
     Fut: Future<Output = Result<Response<B>, E>>,
     B: Body,
-    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
+    F: MakeSettings,
 {
     type Output = Result<Response<HtmlRewriteBody<B>>, E>;
 
@@ -67,23 +67,22 @@ where
 
 /// Whether a GET of the resource a HEAD asked for would be rewritten: the
 /// response passes the predicate as a GET's and the factory wants it.
-fn would_rewrite_get<F>(request: &request::Parts, response: &response::Parts, factory: &F, config: &Config) -> bool
-where
-    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
-{
-    config.predicate.check(&Method::GET, response).is_ok() && factory(request, response).is_some()
-}
-
-/// The rewriter for this response, if it is to be rewritten.
-fn rewriter<F>(
+fn would_rewrite_get<F: MakeSettings>(
     request: &request::Parts,
     response: &response::Parts,
     factory: &F,
     config: &Config,
-) -> Option<Rewriter<'static, BytesSink, Sendable>>
-where
-    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
-{
+) -> bool {
+    config.predicate.check(&Method::GET, response).is_ok() && factory.make(request, response).is_some()
+}
+
+/// The rewriter for this response, if it is to be rewritten.
+fn rewriter<F: MakeSettings>(
+    request: &request::Parts,
+    response: &response::Parts,
+    factory: &F,
+    config: &Config,
+) -> Option<AsyncRewriter<'static, Sendable>> {
     let charset = match config.predicate.check(&request.method, response) {
         Ok(charset) => charset,
         Err(skip) => {
@@ -91,16 +90,18 @@ where
             return None;
         }
     };
-    let settings = factory(request, response)?;
+    let settings = factory.make(request, response)?;
     let on_error = match config.policy {
         ErrorPolicy::PassThrough => OnError::PassThrough,
         ErrorPolicy::Abort => OnError::Stop,
     };
     let made = settings
-        .on_error(on_error)
-        .memory_limit(config.memory_limit)
-        .sniff_encoding(charset.as_deref(), &config.fallback_encoding)
-        .and_then(|settings| Rewriter::new(settings, BytesSink::default()));
+        .try_map_settings(|s| {
+            s.on_error(on_error)
+                .memory_limit(config.memory_limit)
+                .sniff_encoding(charset.as_deref(), &config.fallback_encoding)
+        })
+        .and_then(AsyncRewriter::new);
     match made {
         Ok(rw) => Some(rw),
         Err(error) => {

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use htrewrite::{Sendable, Settings};
+use htrewrite_tokio::AsyncSettings;
 use http::{request, response};
 use tower_layer::Layer;
 
@@ -49,6 +50,7 @@ struct Counters {
     skipped: AtomicU64,
     passed_through: AtomicU64,
     aborted: AtomicU64,
+    content_failed: AtomicU64,
 }
 
 impl Stats {
@@ -68,6 +70,21 @@ impl Stats {
     /// Rewrites that failed and aborted the body ([`ErrorPolicy::Abort`]).
     pub fn aborted(&self) -> u64 {
         self.0.aborted.load(Ordering::Relaxed)
+    }
+    /// Async handlers' contents that failed or timed out (each slot got
+    /// its fallback; under [`ErrorPolicy::Abort`] the body was also aborted,
+    /// counted in [`Stats::aborted`]).
+    ///
+    /// # Example
+    /// ```
+    /// let layer = htrewrite_tower::HtmlRewriteLayer::new(|_: &http::request::Parts, _: &http::response::Parts| None);
+    /// assert_eq!(layer.stats().content_failed(), 0);
+    /// ```
+    pub fn content_failed(&self) -> u64 {
+        self.0.content_failed.load(Ordering::Relaxed)
+    }
+    pub(crate) fn count_content_failed(&self) {
+        self.0.content_failed.fetch_add(1, Ordering::Relaxed);
     }
     pub(crate) fn count_rewritten(&self) {
         self.0.rewritten.fetch_add(1, Ordering::Relaxed);
@@ -143,12 +160,109 @@ impl<F> std::fmt::Debug for HtmlRewriteLayer<F> {
     }
 }
 
+/// What builds each response's settings (or `None` to leave the response
+/// alone): implemented for closures `Fn(&request::Parts, &response::Parts)
+/// -> Option<Settings<'static, Sendable>>` ([`HtmlRewriteLayer::new`]) and
+/// for [`AsyncFactory`] ([`HtmlRewriteLayer::new_async`]); users never
+/// implement it.
+///
+/// # Example
+/// ```
+/// use htrewrite_tower::MakeSettings;
+/// let factory = |_: &http::request::Parts, _: &http::response::Parts| Some(htrewrite::Settings::new_send());
+/// let (req, _) = http::Request::new(()).into_parts();
+/// let (res, _) = http::Response::new(()).into_parts();
+/// assert!(factory.make(&req, &res).is_some());
+/// ```
+pub trait MakeSettings {
+    /// The settings for this response, as async settings.
+    fn make(&self, request: &request::Parts, response: &response::Parts) -> Option<AsyncSettings<'static, Sendable>>;
+}
+
+impl<F> MakeSettings for F
+where
+    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
+{
+    fn make(&self, request: &request::Parts, response: &response::Parts) -> Option<AsyncSettings<'static, Sendable>> {
+        self(request, response).map(AsyncSettings::new)
+    }
+}
+
+/// A factory of [`AsyncSettings`] (what [`HtmlRewriteLayer::new_async`] wraps).
+///
+/// # Example
+/// ```
+/// use htrewrite_tokio::AsyncSettings;
+/// use htrewrite_tower::{AsyncFactory, MakeSettings};
+/// let factory = AsyncFactory(|_: &http::request::Parts, _: &http::response::Parts| {
+///     Some(AsyncSettings::new(htrewrite::Settings::new_send()))
+/// });
+/// let (req, _) = http::Request::new(()).into_parts();
+/// let (res, _) = http::Response::new(()).into_parts();
+/// assert!(factory.make(&req, &res).is_some());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct AsyncFactory<F>(pub F);
+
+impl<F> MakeSettings for AsyncFactory<F>
+where
+    F: Fn(&request::Parts, &response::Parts) -> Option<AsyncSettings<'static, Sendable>>,
+{
+    fn make(&self, request: &request::Parts, response: &response::Parts) -> Option<AsyncSettings<'static, Sendable>> {
+        (self.0)(request, response)
+    }
+}
+
 impl<F> HtmlRewriteLayer<F>
 where
     F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
 {
     /// A layer building each response's settings with `factory`.
+    ///
+    /// # Example
+    /// See [`HtmlRewriteLayer`].
     pub fn new(factory: F) -> Self {
+        HtmlRewriteLayer::with_factory(factory)
+    }
+}
+
+impl<F> HtmlRewriteLayer<AsyncFactory<F>>
+where
+    F: Fn(&request::Parts, &response::Parts) -> Option<AsyncSettings<'static, Sendable>>,
+{
+    /// A layer building each response's settings with `factory`, with
+    /// async handlers ([`AsyncSettings`]): their content streams into the
+    /// body in document order while the page goes on; a failure or timeout
+    /// of one gives its slot the fallback and goes through the
+    /// [`ErrorPolicy`]: logged and counted in [`Stats::content_failed`]
+    /// under [`ErrorPolicy::PassThrough`], the body aborted with
+    /// [`ErrorKind::Content`](crate::ErrorKind::Content) under
+    /// [`ErrorPolicy::Abort`].
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{ContentType, Settings};
+    /// use htrewrite_tokio::{AsyncSettings, Content, Defer};
+    /// use htrewrite_tower::HtmlRewriteLayer;
+    /// let layer = HtmlRewriteLayer::new_async(|_req: &http::request::Parts, _res: &http::response::Parts| {
+    ///     Some(AsyncSettings::new(Settings::new_send()).element_async("esi-include", Defer::Replace, |el| {
+    ///         let src = el.get_attribute("src")?;
+    ///         Some(async move {
+    ///             // a sub-request in real life; a stream of its body chunks
+    ///             let body = futures_util::stream::iter([Ok::<_, std::io::Error>(bytes::Bytes::from(format!("<nav>{src}</nav>")))]);
+    ///             Ok(Content::stream(body, ContentType::Html))
+    ///         })
+    ///     }))
+    /// });
+    /// # let _ = layer;
+    /// ```
+    pub fn new_async(factory: F) -> Self {
+        HtmlRewriteLayer::with_factory(AsyncFactory(factory))
+    }
+}
+
+impl<F: MakeSettings> HtmlRewriteLayer<F> {
+    fn with_factory(factory: F) -> Self {
         HtmlRewriteLayer {
             factory: Arc::new(factory),
             config: Arc::new(Config {

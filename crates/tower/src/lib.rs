@@ -25,6 +25,18 @@
 //! # let _ = layer;
 //! ```
 //!
+//! ## Async handlers
+//! [`HtmlRewriteLayer::new_async`] takes a factory of
+//! [`AsyncSettings`](htrewrite_tokio::AsyncSettings) instead of `Settings`: handlers whose content comes from a future (a
+//! sub-request, a cache), several at once, each streamed into the body in
+//! document order while the page goes on (the bytes before the first
+//! pending fragment leave at once; those after it wait, up to the hold
+//! limit, past which the inner body is not polled). The body ends after
+//! the last fragment. A fragment that fails or times out gets its slot's
+//! fallback and goes through the [`ErrorPolicy`] (counted in
+//! [`Stats::content_failed`]); see [`HtmlRewriteLayer::new_async`] for
+//! an example and `tests/async_handlers.rs`.
+//!
 //! ## When a response is rewritten
 //! Only when it is safe ([`Predicate`]): `Content-Type` `text/html` (and
 //! `application/xhtml+xml` when [`HtmlRewriteLayer::xhtml`] is on); not a
@@ -100,6 +112,10 @@
 //! (a document-end handler, or a short page held whole for the `<meta>`
 //! prescan): the body ends through
 //! [`Rewriter::end_with_error`](htrewrite::Rewriter::end_with_error).
+//! An async handler's content that fails or times out is not a failure of
+//! the rewrite: under `PassThrough` its slot gets the fallback and the
+//! rest is rewritten; under `Abort` the body ends with an [`Error`] of
+//! kind [`ErrorKind::Content`].
 //!
 //! An error of the inner body (the upstream closed mid-body, bad chunked
 //! framing) ends the body with an [`Error`] of kind [`ErrorKind::Body`]. The
@@ -121,6 +137,6 @@ mod service;
 pub use body::HtmlRewriteBody;
 pub use error::{Error, ErrorKind};
 pub use future::ResponseFuture;
-pub use layer::{DEFAULT_MEMORY_LIMIT, ErrorPolicy, EtagPolicy, HtmlRewriteLayer, Stats};
+pub use layer::{AsyncFactory, DEFAULT_MEMORY_LIMIT, ErrorPolicy, EtagPolicy, HtmlRewriteLayer, MakeSettings, Stats};
 pub use predicate::{Predicate, Skip, fix_headers};
 pub use service::HtmlRewrite;

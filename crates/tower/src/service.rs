@@ -3,14 +3,13 @@
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use htrewrite::{Sendable, Settings};
-use http::{Request, Response, request, response};
+use http::{Request, Response};
 use http_body::Body;
 use tower_service::Service;
 
 use crate::body::HtmlRewriteBody;
 use crate::future::ResponseFuture;
-use crate::layer::Config;
+use crate::layer::{Config, MakeSettings};
 
 /// A service that rewrites the HTML responses of `S` (made by
 /// [`HtmlRewriteLayer`](crate::HtmlRewriteLayer)).
@@ -50,7 +49,7 @@ impl<S, F, ReqBody, ResBody> Service<Request<ReqBody>> for HtmlRewrite<S, F>
 where
     S: Service<Request<ReqBody>, Response = Response<ResBody>>,
     ResBody: Body,
-    F: Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>>,
+    F: MakeSettings,
 {
     type Response = Response<HtmlRewriteBody<ResBody>>;
     type Error = S::Error;
