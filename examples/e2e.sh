@@ -6,6 +6,10 @@
 #     HEAD gets the rewritten GET's headers and 404 passes untouched;
 #   - an upstream that stalls mid-body: curl gets the rewritten part, then a truncated response
 #     (exit 18) after the proxy's --upstream-timeout;
+#   - fragments (issue 19): a page with 20 elements, each replaced (--fragment SELECTOR=URL, 20 times)
+#     by a fragment the upstream sends after 100 ms: all 20 in order, the page in well under 2 s
+#     (fetched at once, not one after another) and the bytes before the first fragment at once;
+#     the figures (curl's time_starttransfer and time_total, the first body bytes) are printed;
 #   - a headless Chromium (Debian's package; .ci/run installs it when missing) loads a page
 #     through the proxy and the injected script has set document.title (--dump-dom);
 #     without chromium, a visible SKIP line;
@@ -101,6 +105,75 @@ stall_rc=0
 curl -s --max-time 10 "http://127.0.0.1:$stall_px_port/" >"$work/stall.html" || stall_rc=$?
 desc="upstream stalls mid-body (--upstream-timeout 0.5): the rewritten part, then a truncated response (curl exit $stall_rc, want 18)"
 check bash -c "[ $stall_rc = 18 ] && grep -qF '$script</head><body>first part' '$work/stall.html'"
+
+# Fragments (issue 19): an upstream whose page has 20 elements, each replaced by a fragment of the
+# same upstream that answers after 100 ms.
+frag_port=$(free_port)
+frag_px_port=$(free_port)
+python3 - "$frag_port" "$work/frag.ready" <<'PY' >/dev/null 2>&1 &
+import sys, time
+from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith('/frag/'):
+            time.sleep(0.1)
+            body = '<b>fragment %s</b>' % self.path[len('/frag/'):]
+        else:
+            body = ('<!DOCTYPE html><html><head><title>fragments</title></head><body><h1>before</h1>'
+                    + ''.join('<div id=f%d>fallback %d</div>' % (i, i) for i in range(20)) + '<p>after</p></body></html>')
+        body = body.encode()
+        self.send_response(200)
+        self.send_header('content-type', 'text/html; charset=utf-8')
+        self.send_header('content-length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+ThreadingHTTPServer.daemon_threads = True
+ThreadingHTTPServer.request_queue_size = 128  # the listen backlog: 20 connections arrive at once
+server = ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), Handler)
+open(sys.argv[2], 'w').close()
+server.serve_forever()
+PY
+pids+=($!)
+fragments=()
+for i in $(seq 0 19); do fragments+=(--fragment "#f$i=http://127.0.0.1:$frag_port/frag/$i"); done
+"$bin/proxy" --listen "127.0.0.1:$frag_px_port" --upstream "http://127.0.0.1:$frag_port" "${fragments[@]}" \
+  2>>"$work/proxy.log" &
+pids+=($!)
+for _ in $(seq 100); do
+  [ -e "$work/frag.ready" ] && curl -fs -o /dev/null "http://127.0.0.1:$frag_px_port/frag/0" && break
+  sleep 0.1
+done
+curl -fs -o /dev/null "http://127.0.0.1:$frag_px_port/page.html" || true # warm the connection pools
+read -r frag_ttfb frag_total < <(curl -fs -o "$work/frag.html" -w '%{time_starttransfer} %{time_total}\n' \
+  "http://127.0.0.1:$frag_px_port/page.html" || echo "nan nan")
+# When the first body bytes come (curl's time_starttransfer is the response head's).
+read -r frag_first frag_body_total < <(python3 - "$frag_px_port" <<'PY' || echo "nan nan"
+import http.client, sys, time
+conn = http.client.HTTPConnection('127.0.0.1', int(sys.argv[1]))
+start = time.monotonic()
+conn.request('GET', '/page.html')
+res = conn.getresponse()
+data, first = b'', None
+while chunk := res.read1(65536):
+    data += chunk
+    if first is None and b'<h1>before</h1>' in data:
+        first = time.monotonic() - start
+print('%.3f %.3f' % (first if first is not None else float('nan'), time.monotonic() - start))
+PY
+)
+echo "fragments: 20 x 100 ms via --fragment: curl time_starttransfer ${frag_ttfb} s, time_total ${frag_total} s;" \
+  "first body bytes (<h1>before</h1>) at ${frag_first} s of ${frag_body_total} s"
+desc="20 fragments of 100 ms each replace their elements, in order (the page in ${frag_total} s, well under 2 s)"
+check python3 - "$work/frag.html" "$frag_total" <<'PY'
+import re, sys
+html, total = open(sys.argv[1]).read(), float(sys.argv[2])
+want = ''.join('<b>fragment %d</b>' % i for i in range(20))
+sys.exit(0 if want in html and 'fallback' not in html and '<p>after</p>' in html and total < 1.0 else 1)
+PY
+desc="the bytes before the first fragment leave at once (at ${frag_first} s, before any fragment's 100 ms)"
+check python3 -c "import sys; sys.exit(0 if float('$frag_first') < 0.1 else 1)"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then

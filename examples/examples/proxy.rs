@@ -5,7 +5,8 @@
 //!     --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 \
 //!     [--rules rules.toml] [--inject-head '<script src="/x.js"></script>'] \
 //!     [--upstream-timeout SECONDS] [--client-timeout SECONDS] \
-//!     [--max-connections N] [--memory-limit SIZE] [--public-url http://HOST:PORT]
+//!     [--max-connections N] [--memory-limit SIZE] [--public-url http://HOST:PORT] \
+//!     [--fragment 'SELECTOR=http://HOST[:PORT]/PATH']... [--fragment-concurrency N]
 //! ```
 //!
 //! `--rules` takes the CLI's TOML rules (see `htrewrite_cli::rules`);
@@ -20,7 +21,12 @@
 //! between two requests on a connection; at most `--max-connections`
 //! (default 1024) are served at once; each page's rewriter holds at most
 //! `--memory-limit` (default 64M, `0` for none; past it the rest of the page
-//! passes through unchanged). Set `RUST_LOG`-style tracing with a subscriber
+//! passes through unchanged). Each `--fragment SELECTOR=URL` (repeatable)
+//! replaces every element matching SELECTOR with the body of a GET of URL,
+//! fetched with the proxy's client while the page streams on and streamed
+//! into it as it arrives, in document order, up to `--fragment-concurrency`
+//! (default 32) fetches at once per page; a fragment that fails or takes
+//! longer than `--upstream-timeout` keeps its element. Set `RUST_LOG`-style tracing with a subscriber
 //! of your own; this example prints the layer's counters on Ctrl-C.
 
 use std::num::NonZeroUsize;
@@ -32,7 +38,7 @@ use std::time::Duration;
 use clap::Parser;
 use htrewrite_cli::parse_size;
 use htrewrite_cli::rules::RuleSet;
-use htrewrite_examples::proxy::{Config, serve};
+use htrewrite_examples::proxy::{Config, Fragment, serve};
 
 /// A reverse proxy that rewrites the HTML pages of one upstream in flight.
 #[derive(Debug, Parser)]
@@ -69,6 +75,13 @@ struct Args {
     /// are rewritten to it (never to the client's `Host`).
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,
+    /// Replace each element matching SELECTOR with the body of URL (`http://` only), fetched
+    /// and streamed in while the page goes on; repeatable.
+    #[arg(long, value_name = "SELECTOR=URL")]
+    fragment: Vec<Fragment>,
+    /// Fragments fetched at once per page [default: 32].
+    #[arg(long, value_name = "N")]
+    fragment_concurrency: Option<NonZeroUsize>,
 }
 
 /// `--upstream`: an `http://` URL with a host.
@@ -112,6 +125,8 @@ fn run(args: Args) -> Result<(), String> {
     config.max_connections = args.max_connections.map_or(config.max_connections, NonZeroUsize::get);
     config.memory_limit = args.memory_limit.unwrap_or(config.memory_limit);
     config.public_url = args.public_url;
+    config.fragments = args.fragment;
+    config.fragment_concurrency = args.fragment_concurrency.map_or(config.fragment_concurrency, NonZeroUsize::get);
     let (listen, upstream) = (args.listen, args.upstream);
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {

@@ -37,6 +37,16 @@
 //! [`ErrorPolicy::PassThrough`](htrewrite_tower::ErrorPolicy)), counted in
 //! the layer's stats.
 //!
+//! Fragments ([`Config::fragments`], the example's `--fragment SELECTOR=URL`):
+//! each element matching a fragment's selector is replaced by the body of a
+//! GET of its URL, fetched with the proxy's own hyper client while the page
+//! goes on streaming, and streamed into the page as it arrives (never
+//! collected), in document order, at most [`Config::fragment_concurrency`]
+//! at once ([`htrewrite_tokio::AsyncSettings`] under the layer). A fragment
+//! that fails (no connection, a status other than 2xx, a body cut off) or
+//! takes longer than [`Config::upstream_timeout`] leaves its element as it
+//! was (what was streamed of it stays), logged by the layer.
+//!
 //! `Range` and `If-Range` are not forwarded: a byte range of an HTML page
 //! cannot be rewritten (the rewritten page has other bytes), so the upstream
 //! always sends whole responses and HTML ones are rewritten; a client that
@@ -49,13 +59,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use htrewrite::{Selectors, Sendable, Settings};
+use htrewrite::{ContentType, Selectors, Sendable, Settings};
 use htrewrite_cli::rules::{Origin, Rule, RuleSet};
+use htrewrite_tokio::{AsyncSettings, BoxError, Content, Defer};
 use htrewrite_tower::{ErrorPolicy, HtmlRewriteLayer, Stats};
 use http::header::{HOST, HeaderName, HeaderValue, IF_RANGE, LOCATION, RANGE};
 use http::{HeaderMap, Request, Response, StatusCode, Uri, request, response};
 use http_body_util::combinators::UnsyncBoxBody;
-use http_body_util::{BodyExt, Full};
+use http_body_util::{BodyDataStream, BodyExt, Either, Empty, Full};
 use hyper::body::Incoming;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -91,6 +102,55 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 
 pub use htrewrite_tower::DEFAULT_MEMORY_LIMIT;
 
+/// The default of [`Config::fragment_concurrency`].
+pub const DEFAULT_FRAGMENT_CONCURRENCY: usize = 32;
+
+/// The upstream client: forwarded requests (`Left`) and fragment GETs (`Right`) share it.
+type UpstreamClient = Client<HttpConnector, Either<Incoming, Empty<Bytes>>>;
+
+/// A fragment: each element matching `selector` is replaced by the body of `url`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fragment {
+    /// A CSS selector.
+    pub selector: String,
+    /// An `http://` URL, fetched with `GET` once per matched element.
+    pub url: Uri,
+}
+
+impl std::str::FromStr for Fragment {
+    type Err = String;
+
+    /// `SELECTOR=URL`, cut at the `=` before `http://` (selectors and URLs
+    /// may hold `=` themselves).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_examples::proxy::Fragment;
+    /// let f: Fragment = "esi-include[src='/a']=http://127.0.0.1:9000/x?y=1".parse()?;
+    /// assert_eq!(f.selector, "esi-include[src='/a']");
+    /// assert_eq!(f.url, "http://127.0.0.1:9000/x?y=1");
+    /// assert!("aside=https://example.com/".parse::<Fragment>().is_err());
+    /// # Ok::<(), String>(())
+    /// ```
+    ///
+    /// # Errors
+    /// No `=http://`, an empty selector, or a URL without a host.
+    fn from_str(value: &str) -> Result<Fragment, String> {
+        let Some(at) = value.find("=http://") else {
+            return Err("must be SELECTOR=http://HOST[:PORT]/PATH".into());
+        };
+        let (selector, url) = (&value[..at], &value[at + 1..]);
+        if selector.trim().is_empty() {
+            return Err("the selector is empty".into());
+        }
+        let url: Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
+        if url.authority().is_none() {
+            return Err(format!("{url}: no host"));
+        }
+        Ok(Fragment { selector: selector.to_string(), url })
+    }
+}
+
 /// The longest pause between two `accept` attempts after an error.
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
@@ -122,6 +182,11 @@ pub struct Config {
     /// request's `Host`, which a client chooses (a shared cache would keep a
     /// page with links to whatever host one client sent).
     pub public_url: Option<String>,
+    /// Elements replaced by the body of a URL (see the module docs); none by default.
+    pub fragments: Vec<Fragment>,
+    /// Fragments fetched at once per page ([`AsyncSettings::concurrency`]).
+    /// [`DEFAULT_FRAGMENT_CONCURRENCY`] by default.
+    pub fragment_concurrency: usize,
 }
 
 impl Config {
@@ -142,6 +207,8 @@ impl Config {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             memory_limit: DEFAULT_MEMORY_LIMIT,
             public_url: None,
+            fragments: Vec::new(),
+            fragment_concurrency: DEFAULT_FRAGMENT_CONCURRENCY,
         }
     }
 }
@@ -238,23 +305,72 @@ fn settings(
 /// Every selector [`settings`] registers, compiled once at start-up: the rule set's (with
 /// their registration keys, `head` of the injection included) and the link selectors. `None`
 /// if they do not compile (then each request compiles, and fails, as before).
-fn compile(rules: Option<&RuleSet>, upstream_origin: &str, rewrite_links: bool) -> Option<Selectors> {
+fn compile(
+    rules: Option<&RuleSet>,
+    upstream_origin: &str,
+    rewrite_links: bool,
+    fragments: &[Fragment],
+) -> Option<Selectors> {
     let mut list: Vec<String> = rules.map(|s| s.selectors().as_slice().to_vec()).unwrap_or_default();
     if rewrite_links {
         list.extend(LINK_ATTRIBUTES.iter().map(|attr| link_selector(attr, upstream_origin)));
     }
+    list.extend(fragments.iter().map(|f| f.selector.clone()));
     Selectors::new(list).ok()
 }
 
-/// The layer's factory: every HTML page gets [`settings`], with the selectors compiled once.
+/// The layer's factory: every HTML page gets [`settings`], with the selectors (the
+/// fragments' included) compiled once.
 fn factory(
     rules: Rules,
     upstream_origin: String,
     public_origin: Option<String>,
+    fragments: &[Fragment],
 ) -> impl Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>> + Send + Sync + Clone + 'static {
     let rules = page_rules(&rules);
-    let compiled = compile(rules.as_deref(), &upstream_origin, public_origin.is_some());
+    let compiled = compile(rules.as_deref(), &upstream_origin, public_origin.is_some(), fragments);
     move |_, _| Some(settings(rules.as_deref(), &upstream_origin, public_origin.clone(), compiled.as_ref()))
+}
+
+/// `settings` with an async handler per fragment: each matched element is replaced by the
+/// body of its URL, fetched with `client` and streamed in.
+fn with_fragments(
+    settings: Settings<'static, Sendable>,
+    fragments: &[Fragment],
+    client: &UpstreamClient,
+    concurrency: usize,
+    timeout: Duration,
+) -> AsyncSettings<'static, Sendable> {
+    let mut settings = AsyncSettings::new(settings).concurrency(concurrency).timeout(timeout);
+    for fragment in fragments {
+        let (client, url) = (client.clone(), fragment.url.clone());
+        settings = settings.element_async(&fragment.selector, Defer::Replace, move |_| {
+            Some(fetch_fragment(client.clone(), url.clone()))
+        });
+    }
+    settings
+}
+
+/// The layer's factory with the fragments of `config`: `make`'s settings, each fragment an
+/// async handler fetching with `client` (see [`with_fragments`]).
+fn fragment_factory(
+    make: impl Fn(&request::Parts, &response::Parts) -> Option<Settings<'static, Sendable>> + Send + Sync + 'static,
+    config: &Config,
+    client: UpstreamClient,
+) -> impl Fn(&request::Parts, &response::Parts) -> Option<AsyncSettings<'static, Sendable>> + Send + Sync + 'static {
+    let (fragments, concurrency, timeout) =
+        (config.fragments.clone(), config.fragment_concurrency, config.upstream_timeout);
+    move |req, res| Some(with_fragments(make(req, res)?, &fragments, &client, concurrency, timeout))
+}
+
+/// A fragment's body, streamed as it arrives.
+async fn fetch_fragment(client: UpstreamClient, url: Uri) -> Result<Content, BoxError> {
+    let req = Request::get(url.clone()).body(Either::Right(Empty::new()))?;
+    let res = client.request(req).await?;
+    if !res.status().is_success() {
+        return Err(format!("{url}: status {}", res.status()).into());
+    }
+    Ok(Content::stream(BodyDataStream::new(res.into_body()), ContentType::Html))
 }
 
 /// A plain-text error response from the proxy itself (502, 504).
@@ -271,18 +387,20 @@ fn gateway_error(status: StatusCode, message: String) -> Response<ProxyBody> {
 pub async fn serve(listener: TcpListener, config: Config, on_stats: impl FnOnce(Stats)) {
     let upstream_authority = config.upstream.authority().expect("upstream has an authority").clone();
     let upstream_origin = format!("http://{upstream_authority}");
-    let client: Client<HttpConnector, Incoming> = Client::builder(TokioExecutor::new()).build_http();
+    let client: UpstreamClient = Client::builder(TokioExecutor::new()).build_http();
     let public_origin = config.public_url.as_deref().map(|u| u.trim_end_matches('/').to_string());
-    let layer = HtmlRewriteLayer::new(factory(config.rules.clone(), upstream_origin.clone(), public_origin.clone()))
+    let idle = config.upstream_timeout;
+    let make = factory(config.rules.clone(), upstream_origin.clone(), public_origin.clone(), &config.fragments);
+    let layer = HtmlRewriteLayer::new_async(fragment_factory(make, &config, client.clone()))
         .on_error(ErrorPolicy::PassThrough)
         .memory_limit(config.memory_limit);
     on_stats(layer.stats());
-    let idle = config.upstream_timeout;
     let service = ServiceBuilder::new()
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(layer)
         .layer(tower_http::decompression::DecompressionLayer::new())
         .map_response(move |res: Response<Incoming>| res.map(|body| IdleTimeout::new(body, idle)))
+        .map_request(|req: Request<Incoming>| req.map(Either::Left))
         .service(client);
 
     let connections = Arc::new(Semaphore::new(config.max_connections.max(1)));
@@ -413,7 +531,7 @@ mod tests {
         let set = RuleSet::from_toml_str(&toml).expect("valid rules");
         assert_eq!(set.selectors().compiled_len(), 5_001, "5,000 distinct selectors and one repeated 5,000 times");
         let rules = Rules { rule_set: Some(Arc::new(set)), inject_head: Some("<script src=/x.js></script>".into()) };
-        let make = factory(rules, "http://upstream:8080".into(), Some("https://public.example".into()));
+        let make = factory(rules, "http://upstream:8080".into(), Some("https://public.example".into()), &[]);
         let (req, _) = http::Request::new(()).into_parts();
         let (res, _) = http::Response::new(()).into_parts();
         for _ in 0..3 {
