@@ -110,7 +110,7 @@ pub struct AsyncRewriter<'h, K: AsyncKind = Local> {
     input_finished: bool,
     /// Content failures to report.
     errors: VecDeque<Error>,
-    /// The output of `end`.
+    /// The output of `end`, or made before a failure: yielded before the errors.
     tail: Bytes,
     /// The failure kept under `OnError::PassThrough`, after the end.
     kept: Option<RewritingError>,
@@ -201,9 +201,9 @@ impl<'h, K: AsyncKind> AsyncRewriter<'h, K> {
         self.input_ended = true;
     }
 
-    /// Stops: drops the rewriter and the running content futures;
-    /// [`AsyncRewriter::poll_output`] yields `None` from now on (after
-    /// output already made).
+    /// Stops: drops the rewriter, the running content futures and output
+    /// not taken yet; [`AsyncRewriter::poll_output`] yields `None` from now
+    /// on.
     ///
     /// # Example
     /// ```
@@ -218,11 +218,15 @@ impl<'h, K: AsyncKind> AsyncRewriter<'h, K> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop(&mut self) {
-        if let Some(mut rw) = self.rewriter.take() {
-            self.tail = rw.sink_mut().take();
-        }
+        self.halt();
+        self.tail = Bytes::new();
+    }
+
+    /// Drops the rewriter and the content futures; the output not taken.
+    fn halt(&mut self) -> Bytes {
         self.running.clear();
         while self.jobs.pop().is_some() {}
+        self.rewriter.take().map(|mut rw| rw.sink_mut().take()).unwrap_or_default()
     }
 
     /// The rewriter, until the end or a failure (e.g. for
@@ -257,7 +261,9 @@ impl<'h, K: AsyncKind> AsyncRewriter<'h, K> {
     /// [`Content`](crate::ErrorKind::Content) or
     /// [`Timeout`](crate::ErrorKind::Timeout) (the slot got the fallback;
     /// the rewrite goes on) or [`Rewrite`](crate::ErrorKind::Rewrite) (the
-    /// rewrite failed and ends); `Ready(None)` at the end; `Pending` when
+    /// rewrite failed and ends: the output made before the failure comes
+    /// first, up to the first slot still pending, whose held output is
+    /// dropped with the running futures); `Ready(None)` at the end; `Pending` when
     /// it waits for input ([`AsyncRewriter::wants_input`]: no waker is
     /// registered for that, the caller's input is) or for content futures
     /// (whose wakers are registered).
@@ -273,11 +279,11 @@ impl<'h, K: AsyncKind> AsyncRewriter<'h, K> {
     pub fn poll_output(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Error>>> {
         loop {
             let Some(rw) = self.rewriter.as_mut() else {
-                if let Some(e) = self.errors.pop_front() {
-                    return Poll::Ready(Some(Err(e)));
-                }
                 let tail = std::mem::take(&mut self.tail);
-                return Poll::Ready((!tail.is_empty()).then_some(Ok(tail)));
+                if !tail.is_empty() {
+                    return Poll::Ready(Some(Ok(tail)));
+                }
+                return Poll::Ready(self.errors.pop_front().map(Err));
             };
             let out = rw.sink_mut().take();
             if !out.is_empty() {
@@ -290,7 +296,8 @@ impl<'h, K: AsyncKind> AsyncRewriter<'h, K> {
                 Ok(true) => continue,
                 Ok(false) => return Poll::Pending,
                 Err(e) => {
-                    self.stop();
+                    // The output made before the failure goes out first.
+                    self.tail = self.halt();
                     self.errors.push_back(Error::rewrite(e));
                 }
             }

@@ -21,7 +21,8 @@
 //! - `errors::*`: a stream that fails midway keeps what came and reports
 //!   the error; a slot a synchronous handler deferred and nobody fills
 //!   fails the rewrite at the end instead of hanging; so does input held
-//!   behind such a slot.
+//!   behind such a slot; a handler failure yields the output made before
+//!   it (up to a pending slot), then the error.
 //! - `runtimes::*`: `Send` handlers on the multi-thread runtime
 //!   (`tokio::spawn`), `Local` handlers (over `Rc`) on a current-thread one.
 //!
@@ -497,6 +498,35 @@ fn errors_unfilled_sync_slot() -> Result<(), Failed> {
         .map_err(|e| e.to_string().into())
 }
 
+fn errors_handler_failure_after_the_output_before_it() -> Result<(), Failed> {
+    current_thread()
+        .block_on(async {
+            let settings = Settings::new().element("p", |_| Err("refused".into()));
+            let settings = AsyncSettings::new(settings).element_async("b", Defer::Append, |_| {
+                Some(async {
+                    tokio::task::yield_now().await;
+                    Ok(Content::text("!"))
+                })
+            });
+            let input = tokio_stream::iter([Ok::<_, io::Error>("<b>x</b><i>y</i><p>z")]);
+            let mut s = rewrite_stream_async(input, settings)?;
+            let mut items = Vec::new();
+            while let Some(item) = s.next().await {
+                items.push(item.map_err(|e| (e.kind(), e.to_string())));
+            }
+            // The output made before the failing token (up to the slot still pending: what it
+            // held is dropped), then the error, then the end.
+            let out: Vec<u8> = items.iter().filter_map(|i| i.as_ref().ok()).flat_map(|b| b.to_vec()).collect();
+            assert_eq!(String::from_utf8(out)?, "<b>x");
+            assert_eq!(
+                items.last(),
+                Some(&Err((ErrorKind::Rewrite, "rewriting failed: handler failed: refused".to_string())))
+            );
+            Ok::<(), Box<dyn std::error::Error>>(())
+        })
+        .map_err(|e| e.to_string().into())
+}
+
 fn runtimes_send_on_multi_thread() -> Result<(), Failed> {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     rt.block_on(async {
@@ -555,12 +585,13 @@ fn main() {
         .map(|case| Trial::test(format!("case::{}", case.name), move || run_case(&case)))
         .collect();
     type Test = fn() -> Result<(), Failed>;
-    let fixed: [(&str, Test); 7] = [
+    let fixed: [(&str, Test); 8] = [
         ("random::large_pages", large_pages),
         ("timing::concurrent_fragments", timing_concurrent_fragments),
         ("timing::timeout_gets_the_fallback", timing_timeout_gets_the_fallback),
         ("errors::stream_fails_midway", errors_stream_fails_midway),
         ("errors::unfilled_sync_slot", errors_unfilled_sync_slot),
+        ("errors::handler_failure_after_the_output_before_it", errors_handler_failure_after_the_output_before_it),
         ("runtimes::send_on_multi_thread", runtimes_send_on_multi_thread),
         ("runtimes::local_on_current_thread", runtimes_local_on_current_thread),
     ];
