@@ -264,8 +264,9 @@ impl ContextOwned {
 
 /// A text node whose last chunk has not been seen.
 struct OpenText {
-    /// Rule groups with text handlers that saw its chunks.
-    groups: Arc<[u32]>,
+    /// Rule groups with text handlers that saw its chunks (`None`: none,
+    /// the common case, with no reference count to change per text token).
+    groups: Option<Arc<[u32]>>,
     /// Whether document-wide text handlers saw them.
     doc: bool,
     /// Whole-node mode: the raw bytes and decoded text held so far.
@@ -339,8 +340,6 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// token cost 1.2 M more instructions with no handlers on the three
     /// lol-html bench pages (callgrind, measured while writing 5934d3d).
     unobserved: bool,
-    /// The empty group list, shared.
-    no_groups: Arc<[u32]>,
     /// Per piece of the current text token: its first action and its place.
     marks: Vec<(usize, u64)>,
     pub(crate) encoding: &'static Encoding,
@@ -436,7 +435,6 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             has_content_rules,
             content_handlers,
             unobserved,
-            no_groups: Arc::from([]),
             marks: Vec::new(),
             encoding,
             whole_text,
@@ -1317,7 +1315,6 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
             return;
         }
-        let groups = groups.unwrap_or_else(|| Arc::clone(&self.no_groups));
         let eof = t.is_eof_terminated() && end == t.span().end;
         let text = if self.encoding != encoding_rs::UTF_8 {
             Cow::Owned(self.decode_streaming(raw, mode, eof))
@@ -1330,10 +1327,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let span = Span::new(start, end);
         match &mut self.text {
             Some(open) => {
-                if groups.iter().any(|g| !open.groups.contains(g)) {
-                    let mut all = open.groups.to_vec();
-                    all.extend(groups.iter().filter(|g| !open.groups.contains(g)));
-                    open.groups = all.into();
+                if let Some(new) = &groups {
+                    let seen = open.groups.as_deref().unwrap_or_default();
+                    if new.iter().any(|g| !seen.contains(g)) {
+                        let mut all = seen.to_vec();
+                        all.extend(new.iter().filter(|g| !seen.contains(g)));
+                        open.groups = Some(all.into());
+                    }
                 }
                 open.doc |= doc;
             }
@@ -1365,7 +1365,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             return;
         }
         self.token_done = false;
-        self.run_text_handlers(&groups, doc, &text, raw, mode, span, false);
+        self.run_text_handlers(groups.as_deref().unwrap_or_default(), doc, &text, raw, mode, span, false);
         if !self.token_done {
             self.emit(raw);
         }
@@ -1471,13 +1471,15 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.whole_text.is_some() {
             open.held_text.push_str(&tail);
             self.token_done = false;
-            self.run_text_handlers(&open.groups, open.doc, &open.held_text, &open.held_raw, open.mode, open.span, true);
+            let groups = open.groups.as_deref().unwrap_or_default();
+            self.run_text_handlers(groups, open.doc, &open.held_text, &open.held_raw, open.mode, open.span, true);
             if !self.token_done {
                 self.emit(&open.held_raw);
             }
         } else {
             self.token_done = true;
-            self.run_text_handlers(&open.groups, open.doc, &tail, b"", open.mode, Span::new(at, at), true);
+            let groups = open.groups.as_deref().unwrap_or_default();
+            self.run_text_handlers(groups, open.doc, &tail, b"", open.mode, Span::new(at, at), true);
         }
         self.token_done = saved_done;
     }
