@@ -14,7 +14,7 @@ const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 impl Builder {
     /// Characters in body: U+0000 ignored, the rest inserted after
     /// reconstructing the active formatting elements.
-    pub(crate) fn body_text(&mut self, s: &mut dyn EventSink, text: &str) {
+    pub(crate) fn body_text<S: EventSink + ?Sized>(&mut self, s: &mut S, text: &str) {
         // Text without U+0000 (nearly all): one segment, without splitting.
         if self.text_without_nul || !text.as_bytes().contains(&0) {
             return self.body_text_segment(s, text);
@@ -27,7 +27,7 @@ impl Builder {
 
     /// Characters in body without U+0000.
     #[inline]
-    fn body_text_segment(&mut self, s: &mut dyn EventSink, seg: &str) {
+    fn body_text_segment<S: EventSink + ?Sized>(&mut self, s: &mut S, seg: &str) {
         if seg.is_empty() {
             return;
         }
@@ -43,7 +43,7 @@ impl Builder {
     }
 
     /// Merges attributes not already present into `html` or `body`.
-    fn merge_attrs(&mut self, s: &mut dyn EventSink, body: bool, attrs: &[ShadowAttr]) {
+    fn merge_attrs<S: EventSink + ?Sized>(&mut self, s: &mut S, body: bool, attrs: &[ShadowAttr]) {
         if !self.tag_attrs_shown {
             // The sink does not read them (and nothing else does).
             return;
@@ -64,7 +64,7 @@ impl Builder {
         s.event(Event::AttributesAdded { id, attrs: &new });
     }
 
-    pub(crate) fn in_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_body<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype in body"),
@@ -80,7 +80,7 @@ impl Builder {
         }
     }
 
-    fn in_body_start(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+    fn in_body_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
         let name = &*t.name;
         match name {
             "html" => {
@@ -335,7 +335,7 @@ impl Builder {
         }
     }
 
-    fn in_body_end(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+    fn in_body_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
         let name = &*t.name;
         let end = CloseCause::EndTag { span: t.span };
         match name {
@@ -450,7 +450,7 @@ impl Builder {
     /// (other than `address`, `div`, `p`) lies above it, close a `p` element
     /// in button scope, insert an HTML element. The fast path (`fast.rs`)
     /// calls it too.
-    pub(crate) fn in_body_list_item_start(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+    pub(crate) fn in_body_list_item_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
         self.frameset_ok = false;
         // spec: the loop from the current node down to the first special element
         // other than address, div and p, looking for li (or dd/dt).
@@ -476,7 +476,7 @@ impl Builder {
     /// generating implied end tags (except for `name`) pops nothing, since it
     /// is `name` or, for the block elements, not an element with an implied
     /// end tag; and popping until `name` pops just it. Returns whether it did.
-    fn close_current_named(&mut self, name: &str, cause: CloseCause, s: &mut dyn EventSink) -> bool {
+    fn close_current_named<S: EventSink + ?Sized>(&mut self, name: &str, cause: CloseCause, s: &mut S) -> bool {
         if !self.current_is(name) {
             return false;
         }
@@ -486,11 +486,11 @@ impl Builder {
 
     /// "Any other end tag" in body: close the topmost element of that name
     /// unless a special element lies above it. O(1) with the stack's indexes.
-    pub(crate) fn any_other_end_tag(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+    pub(crate) fn any_other_end_tag<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
         self.any_other_end_tag_named(&t.name, CloseCause::EndTag { span: t.span }, s);
     }
 
-    fn any_other_end_tag_named(&mut self, name: &str, cause: CloseCause, s: &mut dyn EventSink) {
+    fn any_other_end_tag_named<S: EventSink + ?Sized>(&mut self, name: &str, cause: CloseCause, s: &mut S) {
         // The common case: the current node is the HTML element `name`. The
         // spec's loop stops at it at once (step 2.1): generating implied end
         // tags except for `name` pops nothing (the current node is `name`),

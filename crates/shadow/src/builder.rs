@@ -150,7 +150,7 @@ impl Builder {
     /// The fragment parsing algorithm's set-up (steps creating the root
     /// `html` element, the template mode, the form pointer, the insertion
     /// mode); for documents nothing.
-    pub(crate) fn start(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn start<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         if self.started {
             return;
         }
@@ -187,14 +187,14 @@ impl Builder {
         if self.at_eof { CloseCause::Eof } else { CloseCause::Implied { by: self.span } }
     }
 
-    pub(crate) fn ignore(&self, s: &mut dyn EventSink, reason: &'static str) {
+    pub(crate) fn ignore<S: EventSink + ?Sized>(&self, s: &mut S, reason: &'static str) {
         s.event(Event::Ignored { reason, span: self.span });
     }
 
     // ----- the stack -----
 
     /// Pops the current node.
-    pub(crate) fn pop(&mut self, s: &mut dyn EventSink, cause: CloseCause) {
+    pub(crate) fn pop<S: EventSink + ?Sized>(&mut self, s: &mut S, cause: CloseCause) {
         if let Some(e) = self.stack.pop() {
             s.event(Event::ElementClosed { id: e.id, cause });
             if e.ns == Namespace::Html && !self.selects.is_empty() {
@@ -247,7 +247,7 @@ impl Builder {
     }
 
     /// spec: "maybe clone an option into selectedcontent" when an option is popped.
-    fn popped_in_select(&mut self, s: &mut dyn EventSink, e: &OpenElement) {
+    fn popped_in_select<S: EventSink + ?Sized>(&mut self, s: &mut S, e: &OpenElement) {
         if e.name() != "option" {
             return;
         }
@@ -261,7 +261,7 @@ impl Builder {
 
     /// Pops elements until the one at position `i` has been popped; it gets
     /// `cause`, the ones above it are implied closings.
-    pub(crate) fn pop_to(&mut self, s: &mut dyn EventSink, i: usize, cause: CloseCause) {
+    pub(crate) fn pop_to<S: EventSink + ?Sized>(&mut self, s: &mut S, i: usize, cause: CloseCause) {
         while self.stack.end() > i + 1 {
             let c = self.implied();
             self.pop(s, c);
@@ -272,14 +272,14 @@ impl Builder {
     }
 
     /// Pops until an HTML element named `name` has been popped (no-op if none is open).
-    pub(crate) fn pop_until_html(&mut self, s: &mut dyn EventSink, name: &str, cause: CloseCause) {
+    pub(crate) fn pop_until_html<S: EventSink + ?Sized>(&mut self, s: &mut S, name: &str, cause: CloseCause) {
         if let Some(i) = self.stack.topmost(Namespace::Html, name) {
             self.pop_to(s, i, cause);
         }
     }
 
     /// Pops until one of the HTML elements `names` has been popped.
-    pub(crate) fn pop_until_html_of(&mut self, s: &mut dyn EventSink, names: &[&str], cause: CloseCause) {
+    pub(crate) fn pop_until_html_of<S: EventSink + ?Sized>(&mut self, s: &mut S, names: &[&str], cause: CloseCause) {
         if let Some(i) = self.stack.topmost_html_of(names) {
             self.pop_to(s, i, cause);
         }
@@ -359,9 +359,9 @@ impl Builder {
 
     /// Creates an element, inserts it at `position` and pushes it on the stack.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn insert_at(
+    pub(crate) fn insert_at<S: EventSink + ?Sized>(
         &mut self,
-        s: &mut dyn EventSink,
+        s: &mut S,
         name: &str,
         ns: Namespace,
         attrs: &[ShadowAttr],
@@ -375,9 +375,9 @@ impl Builder {
     /// [`Builder::insert_at`] given `known`, what `names::known(ns, name)` returns.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn insert_at_known(
+    pub(crate) fn insert_at_known<S: EventSink + ?Sized>(
         &mut self,
-        s: &mut dyn EventSink,
+        s: &mut S,
         name: &str,
         known: Option<u32>,
         ns: Namespace,
@@ -409,15 +409,15 @@ impl Builder {
     }
 
     /// [Insert an HTML element](https://html.spec.whatwg.org/multipage/parsing.html#insert-an-html-element) for a start tag.
-    pub(crate) fn insert_html_element(&mut self, s: &mut dyn EventSink, tag: &TagToken) -> NodeId {
+    pub(crate) fn insert_html_element<S: EventSink + ?Sized>(&mut self, s: &mut S, tag: &TagToken) -> NodeId {
         self.insert_html_element_with(s, tag, Origin::StartTag { span: tag.span }, false)
     }
 
     /// [`Builder::insert_html_element`] given `known`, what
     /// `names::known(Namespace::Html, &tag.name)` returns.
-    pub(crate) fn insert_html_element_known(
+    pub(crate) fn insert_html_element_known<S: EventSink + ?Sized>(
         &mut self,
-        s: &mut dyn EventSink,
+        s: &mut S,
         tag: &TagToken,
         known: Option<u32>,
     ) -> NodeId {
@@ -427,14 +427,14 @@ impl Builder {
     }
 
     /// Inserts a void HTML element, pops it at once and acknowledges the self-closing flag.
-    pub(crate) fn insert_void_html_element(&mut self, s: &mut dyn EventSink, tag: &TagToken) {
+    pub(crate) fn insert_void_html_element<S: EventSink + ?Sized>(&mut self, s: &mut S, tag: &TagToken) {
         self.insert_html_element_with(s, tag, Origin::StartTag { span: tag.span }, tag.self_closing);
         self.pop(s, CloseCause::Immediate { span: tag.span });
     }
 
-    pub(crate) fn insert_html_element_with(
+    pub(crate) fn insert_html_element_with<S: EventSink + ?Sized>(
         &mut self,
-        s: &mut dyn EventSink,
+        s: &mut S,
         tag: &TagToken,
         origin: Origin,
         self_closing: bool,
@@ -444,20 +444,25 @@ impl Builder {
     }
 
     /// Inserts an HTML element the Standard implies (no token in the input).
-    pub(crate) fn insert_implied(&mut self, s: &mut dyn EventSink, name: &str) -> NodeId {
+    pub(crate) fn insert_implied<S: EventSink + ?Sized>(&mut self, s: &mut S, name: &str) -> NodeId {
         let position = self.appropriate_place(None);
         self.insert_at(s, name, Namespace::Html, &[], Origin::Implied, position, false)
     }
 
     /// [Insert a foreign element](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-foreign-element)
     /// (the tag already adjusted).
-    pub(crate) fn insert_foreign_element(&mut self, s: &mut dyn EventSink, tag: &TagToken, ns: Namespace) -> NodeId {
+    pub(crate) fn insert_foreign_element<S: EventSink + ?Sized>(
+        &mut self,
+        s: &mut S,
+        tag: &TagToken,
+        ns: Namespace,
+    ) -> NodeId {
         let position = self.appropriate_place(None);
         self.insert_at(s, &tag.name, ns, &tag.attrs, Origin::StartTag { span: tag.span }, position, tag.self_closing)
     }
 
     /// [Insert characters](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-character).
-    pub(crate) fn insert_text(&mut self, s: &mut dyn EventSink, text: &str) {
+    pub(crate) fn insert_text<S: EventSink + ?Sized>(&mut self, s: &mut S, text: &str) {
         if !text.is_empty() {
             self.insert_characters(s, text);
         }
@@ -467,7 +472,7 @@ impl Builder {
     /// may be empty when they were not decoded): the event carries `text`
     /// if the sink wants it, else none; no event if the sink takes none.
     #[inline]
-    fn insert_characters(&mut self, s: &mut dyn EventSink, text: &str) {
+    fn insert_characters<S: EventSink + ?Sized>(&mut self, s: &mut S, text: &str) {
         if !self.text_events {
             return;
         }
@@ -485,7 +490,7 @@ impl Builder {
     /// dispatcher's steps, then [`Builder::text_by_mode`] for one run: in
     /// body, [`Builder::body_text`] without U+0000). Nothing here closes an
     /// element or ignores a token: no event carries the token's span.
-    pub(crate) fn dispatch_classified_text(&mut self, s: &mut dyn EventSink, non_ws: impl FnOnce() -> bool) {
+    pub(crate) fn dispatch_classified_text<S: EventSink + ?Sized>(&mut self, s: &mut S, non_ws: impl FnOnce() -> bool) {
         use InsertionMode as M;
         match self.mode {
             M::InBody | M::InCaption | M::InCell | M::InTemplate | M::AfterBody | M::AfterAfterBody => {
@@ -506,9 +511,9 @@ impl Builder {
 
     /// [Insert a comment](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-comment)
     /// (or a processing instruction) at `position`, or at the appropriate place.
-    pub(crate) fn insert_comment(
+    pub(crate) fn insert_comment<S: EventSink + ?Sized>(
         &mut self,
-        s: &mut dyn EventSink,
+        s: &mut S,
         c: &crate::token::CommentLike<'_>,
         position: Option<Position>,
     ) {
@@ -522,7 +527,7 @@ impl Builder {
     }
 
     /// The generic RCDATA / raw text element parsing algorithm.
-    pub(crate) fn generic_text_element(&mut self, s: &mut dyn EventSink, tag: &TagToken, mode: TextMode) {
+    pub(crate) fn generic_text_element<S: EventSink + ?Sized>(&mut self, s: &mut S, tag: &TagToken, mode: TextMode) {
         self.insert_html_element(s, tag);
         self.text_mode = Some(mode);
         self.original_mode = self.mode;
@@ -533,7 +538,7 @@ impl Builder {
 
     /// [Generate implied end tags](https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags),
     /// except for HTML elements named `except`.
-    pub(crate) fn generate_implied_end_tags(&mut self, s: &mut dyn EventSink, except: Option<&str>) {
+    pub(crate) fn generate_implied_end_tags<S: EventSink + ?Sized>(&mut self, s: &mut S, except: Option<&str>) {
         while let Some(e) = self.stack.current() {
             if e.has(cat::IMPLIED_END) && Some(e.name()) != except {
                 let c = self.implied();
@@ -545,7 +550,7 @@ impl Builder {
     }
 
     /// [Generate all implied end tags thoroughly](https://html.spec.whatwg.org/multipage/parsing.html#generate-all-implied-end-tags-thoroughly).
-    pub(crate) fn generate_all_implied_end_tags_thoroughly(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn generate_all_implied_end_tags_thoroughly<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         while let Some(e) = self.stack.current() {
             if e.has(cat::IMPLIED_END_THOROUGHLY) {
                 let c = self.implied();
@@ -557,13 +562,13 @@ impl Builder {
     }
 
     /// [Close a `p` element](https://html.spec.whatwg.org/multipage/parsing.html#close-a-p-element).
-    pub(crate) fn close_p_element(&mut self, s: &mut dyn EventSink, cause: CloseCause) {
+    pub(crate) fn close_p_element<S: EventSink + ?Sized>(&mut self, s: &mut S, cause: CloseCause) {
         self.generate_implied_end_tags(s, Some("p"));
         self.pop_until_html(s, "p", cause);
     }
 
     /// Closes a `p` element if one is in button scope (the step many start tags begin with).
-    pub(crate) fn close_p_if_in_button_scope(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn close_p_if_in_button_scope<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         let p = self.stack.topmost_known(const { names::html("p") });
         if p.is_some_and(|p| self.stack.position_in_scope(p, cat::BUTTON_SCOPE)) {
             let c = self.implied();
@@ -573,7 +578,7 @@ impl Builder {
 
     /// [Reconstruct the active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#reconstruct-the-active-formatting-elements).
     #[inline]
-    pub(crate) fn reconstruct_active_formatting_elements(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn reconstruct_active_formatting_elements<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         let n = self.fmt.len();
         if n == 0 {
             return;
@@ -590,7 +595,7 @@ impl Builder {
     /// The steps of [`Builder::reconstruct_active_formatting_elements`] after
     /// the first: the last of the `n` entries is an element to reopen.
     #[inline(never)]
-    fn reconstruct_from(&mut self, s: &mut dyn EventSink, n: usize) {
+    fn reconstruct_from<S: EventSink + ?Sized>(&mut self, s: &mut S, n: usize) {
         // `Some(true)`: a marker or an open element; `Some(false)`: an element to reopen; `None`: a tombstone.
         let open = |b: &Builder, i: usize| match b.fmt.get(i) {
             Entry::Marker => Some(true),
@@ -633,7 +638,7 @@ impl Builder {
     /// The [adoption agency algorithm](https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm)
     /// for `subject`; returns `false` when the caller must "act as described
     /// in the 'any other end tag' entry".
-    pub(crate) fn adoption_agency(&mut self, s: &mut dyn EventSink, subject: &str, end_tag: bool) -> bool {
+    pub(crate) fn adoption_agency<S: EventSink + ?Sized>(&mut self, s: &mut S, subject: &str, end_tag: bool) -> bool {
         let by = self.span;
         if let Some(cur) = self.stack.current()
             && cur.is_html(subject)
@@ -842,7 +847,7 @@ impl Builder {
     }
 
     /// [Stop parsing](https://html.spec.whatwg.org/multipage/parsing.html#stop-parsing): pops everything.
-    pub(crate) fn stop_parsing(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn stop_parsing<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         while !self.stack.is_empty() {
             self.pop(s, CloseCause::Eof);
         }

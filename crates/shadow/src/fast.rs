@@ -251,7 +251,7 @@ impl Builder {
     /// Processes start tag `t` if it is one of the common case's; returns
     /// whether it did (else the caller dispatches it).
     #[inline]
-    pub(crate) fn in_body_fast_start(&mut self, t: &TagToken, s: &mut dyn EventSink) -> bool {
+    pub(crate) fn in_body_fast_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) -> bool {
         let known = names::known(Namespace::Html, &t.name);
         let f = flags(known);
         if !self.dispatches_to_in_body(f)
@@ -260,34 +260,38 @@ impl Builder {
         {
             return false;
         }
-        let fast = |b: &mut Builder, s: &mut dyn EventSink| {
-            // As the dispatcher does for every token.
-            b.skip_newline = false;
-            if f & LIST_ITEM != 0 {
-                return b.in_body_list_item_start(t, s);
-            }
-            if f & CLOSES_P != 0 {
-                b.close_p_if_in_button_scope(s);
-            } else {
-                b.reconstruct_active_formatting_elements(s);
-            }
-            let id = b.insert_html_element_known(s, t, known);
-            if f & (FORMATTING | A_START) != 0 {
-                b.push_formatting(t, id);
-            }
-        };
         if check::enabled() {
-            self.checked(Tok::Start(t), s, fast)
+            self.checked(Tok::Start(t), s, |b, s: &mut dyn EventSink| b.fast_start(t, f, known, s))
         } else {
-            fast(self, s)
+            self.fast_start(t, f, known, s)
         }
         true
+    }
+
+    /// What [`Builder::in_body_fast_start`] does for start tag `t` (flags
+    /// `f`, known name id `known`) once it took it.
+    #[inline(always)]
+    fn fast_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, f: u8, known: Option<u32>, s: &mut S) {
+        // As the dispatcher does for every token.
+        self.skip_newline = false;
+        if f & LIST_ITEM != 0 {
+            return self.in_body_list_item_start(t, s);
+        }
+        if f & CLOSES_P != 0 {
+            self.close_p_if_in_button_scope(s);
+        } else {
+            self.reconstruct_active_formatting_elements(s);
+        }
+        let id = self.insert_html_element_known(s, t, known);
+        if f & (FORMATTING | A_START) != 0 {
+            self.push_formatting(t, id);
+        }
     }
 
     /// Processes end tag `t` if it is the common case's; returns whether it
     /// did (else the caller dispatches it).
     #[inline]
-    pub(crate) fn in_body_fast_end(&mut self, t: &TagToken, s: &mut dyn EventSink) -> bool {
+    pub(crate) fn in_body_fast_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) -> bool {
         let Some(e) = self.stack.current().filter(|e| e.name() == t.name) else { return false };
         // The current node's known id is its name's (it is an HTML element).
         let f = flags((e.known != crate::stack::NONE).then_some(e.known));
@@ -298,19 +302,23 @@ impl Builder {
         if !(f & END_POPS_CURRENT != 0 || adopted && self.fmt.last_element_id() == Some(e.id)) {
             return false;
         }
-        let fast = |b: &mut Builder, s: &mut dyn EventSink| {
-            b.skip_newline = false;
-            b.pop(s, CloseCause::EndTag { span: t.span });
-            if adopted {
-                b.fmt.kill(b.fmt.len() - 1);
-            }
-        };
         if check::enabled() {
-            self.checked(Tok::End(t), s, fast)
+            self.checked(Tok::End(t), s, |b, s: &mut dyn EventSink| b.fast_end(t, adopted, s))
         } else {
-            fast(self, s)
+            self.fast_end(t, adopted, s)
         }
         true
+    }
+
+    /// What [`Builder::in_body_fast_end`] does for end tag `t` once it took
+    /// it (`adopted`: the current node is the last formatting element).
+    #[inline(always)]
+    fn fast_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, adopted: bool, s: &mut S) {
+        self.skip_newline = false;
+        self.pop(s, CloseCause::EndTag { span: t.span });
+        if adopted {
+            self.fmt.kill(self.fmt.len() - 1);
+        }
     }
 }
 
@@ -321,6 +329,7 @@ mod check {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     use crate::builder::Builder;
+    use crate::shadow::Dyn;
     use crate::token::Tok;
     use crate::{Event, EventSink, OwnedEvent};
 
@@ -440,20 +449,20 @@ mod check {
         /// it should not have.
         #[cold]
         #[inline(never)]
-        pub(super) fn checked(
+        pub(super) fn checked<S: EventSink + ?Sized>(
             &mut self,
             tok: Tok<'_>,
-            s: &mut dyn EventSink,
+            s: &mut S,
             fast: impl FnOnce(&mut Builder, &mut dyn EventSink),
         ) {
             TAKEN.with(|n| n.set(n.get() + 1));
             if self.stack.live_len() > CHECKED_DEPTH {
-                return fast(self, s);
+                return fast(self, &mut Dyn(s));
             }
             let mut full = self.clone();
             let mut events = Record::default();
             full.dispatch(tok, &mut events);
-            let mut tee = Tee { inner: s, events: Vec::new() };
+            let mut tee = Tee { inner: &mut Dyn(s), events: Vec::new() };
             fast(self, &mut tee);
             assert_eq!(tee.events, events.0, "the fast path's events differ from the full rules'");
             let (a, b) = (comparable(self), comparable(&full));

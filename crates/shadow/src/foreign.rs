@@ -20,7 +20,7 @@ fn is_breakout(t: &TagToken) -> bool {
 
 impl Builder {
     /// Characters in foreign content: U+0000 → U+FFFD.
-    pub(crate) fn foreign_text(&mut self, text: &str, s: &mut dyn EventSink) -> usize {
+    pub(crate) fn foreign_text<S: EventSink + ?Sized>(&mut self, text: &str, s: &mut S) -> usize {
         for (k, seg) in text.split('\0').enumerate() {
             if k > 0 {
                 self.insert_text(s, "\u{FFFD}");
@@ -36,7 +36,7 @@ impl Builder {
         text.len()
     }
 
-    pub(crate) fn foreign(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn foreign<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype in foreign content"),
@@ -75,7 +75,7 @@ impl Builder {
 
     /// spec: breakout: pop until a MathML text integration point, an HTML
     /// integration point or an HTML element is current; reprocess in HTML content.
-    fn breakout(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn breakout<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         while let Some(e) = self.stack.current() {
             if e.has(cat::HTML | cat::MATHML_TEXT_INTEGRATION_POINT | cat::HTML_INTEGRATION_POINT) {
                 break;
@@ -89,7 +89,7 @@ impl Builder {
     /// "Any other end tag" in foreign content: close the nearest foreign
     /// element of that (lowercased) name above the topmost HTML element, else
     /// hand the token to the insertion mode. O(1) with the stack's indexes.
-    fn foreign_end_tag(&mut self, t: &TagToken, s: &mut dyn EventSink) {
+    fn foreign_end_tag<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
         if self.stack.live_len() <= 1 {
             return self.ignore(s, "end tag at the root");
         }

@@ -69,7 +69,7 @@ pub enum InsertionMode {
 impl Builder {
     /// The [tree construction dispatcher](https://html.spec.whatwg.org/multipage/parsing.html#tree-construction-dispatcher)
     /// for a non-text token.
-    pub(crate) fn dispatch(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn dispatch<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         if self.stopped {
             return;
         }
@@ -85,7 +85,7 @@ impl Builder {
     }
 
     /// The dispatcher for a run of character tokens.
-    pub(crate) fn dispatch_text(&mut self, mut text: &str, s: &mut dyn EventSink) {
+    pub(crate) fn dispatch_text<S: EventSink + ?Sized>(&mut self, mut text: &str, s: &mut S) {
         if self.stopped {
             return;
         }
@@ -175,7 +175,7 @@ impl Builder {
     }
 
     /// Processes a token by the rules of insertion mode `mode`.
-    pub(crate) fn by_mode(&mut self, mode: InsertionMode, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn by_mode<S: EventSink + ?Sized>(&mut self, mode: InsertionMode, tok: Tok<'_>, s: &mut S) {
         use InsertionMode as M;
         match mode {
             M::Initial => self.initial(tok, s),
@@ -204,7 +204,7 @@ impl Builder {
 
     /// Processes characters by the rules of `mode`; returns how many bytes
     /// were consumed (0 after a mode switch that reprocesses them).
-    pub(crate) fn text_by_mode(&mut self, mode: InsertionMode, text: &str, s: &mut dyn EventSink) -> usize {
+    pub(crate) fn text_by_mode<S: EventSink + ?Sized>(&mut self, mode: InsertionMode, text: &str, s: &mut S) -> usize {
         use InsertionMode as M;
         // The modes of the body take all characters alike: no whitespace prefix to measure.
         if matches!(mode, M::InBody | M::InCaption | M::InCell | M::InTemplate) {
@@ -308,7 +308,7 @@ impl Builder {
 
     // ----- helpers for the implied html/head/body -----
 
-    pub(crate) fn insert_html_root(&mut self, s: &mut dyn EventSink, tag: Option<&crate::TagToken>) {
+    pub(crate) fn insert_html_root<S: EventSink + ?Sized>(&mut self, s: &mut S, tag: Option<&crate::TagToken>) {
         let (attrs, origin): (&[crate::ShadowAttr], Origin) = match tag {
             Some(t) => (&t.attrs, Origin::StartTag { span: t.span }),
             None => (&[], Origin::Implied),
@@ -317,7 +317,7 @@ impl Builder {
         self.insert_at(s, "html", Namespace::Html, attrs, origin, Position::Append { parent: NodeId::DOCUMENT }, false);
     }
 
-    pub(crate) fn insert_head(&mut self, s: &mut dyn EventSink, tag: Option<&crate::TagToken>) {
+    pub(crate) fn insert_head<S: EventSink + ?Sized>(&mut self, s: &mut S, tag: Option<&crate::TagToken>) {
         match tag {
             Some(t) => self.insert_html_element(s, t),
             None => self.insert_implied(s, "head"),
@@ -325,7 +325,7 @@ impl Builder {
         self.head = self.stack.current().cloned();
     }
 
-    pub(crate) fn insert_body(&mut self, s: &mut dyn EventSink, tag: Option<&crate::TagToken>) {
+    pub(crate) fn insert_body<S: EventSink + ?Sized>(&mut self, s: &mut S, tag: Option<&crate::TagToken>) {
         let id = match tag {
             Some(t) => self.insert_html_element(s, t),
             None => self.insert_implied(s, "body"),
@@ -335,7 +335,7 @@ impl Builder {
 
     // ----- the modes -----
 
-    fn initial(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn initial<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
             Tok::Doctype(d) => {
@@ -357,7 +357,7 @@ impl Builder {
         }
     }
 
-    fn before_html(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn before_html<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Doctype(_) => self.ignore(s, "doctype after the start"),
             Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
@@ -376,7 +376,7 @@ impl Builder {
         }
     }
 
-    fn before_head(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn before_head<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype after the start"),
@@ -396,7 +396,7 @@ impl Builder {
         }
     }
 
-    pub(crate) fn in_head(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_head<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype in head"),
@@ -445,14 +445,14 @@ impl Builder {
         }
     }
 
-    fn in_head_anything_else(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn in_head_anything_else<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         let c = self.implied();
         self.pop(s, c);
         self.mode = InsertionMode::AfterHead;
         self.by_mode(self.mode, tok, s);
     }
 
-    fn in_head_noscript(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn in_head_noscript<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Doctype(_) => self.ignore(s, "doctype in noscript"),
             Tok::Start(t) if t.name == "html" => self.in_body(tok, s),
@@ -475,7 +475,7 @@ impl Builder {
         }
     }
 
-    fn after_head(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn after_head<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype after head"),
@@ -513,13 +513,13 @@ impl Builder {
         }
     }
 
-    fn after_head_anything_else(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn after_head_anything_else<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         self.insert_body(s, None);
         self.mode = InsertionMode::InBody;
         self.by_mode(self.mode, tok, s);
     }
 
-    fn text(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn text<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Eof => {
                 self.pop(s, CloseCause::Eof);
@@ -534,7 +534,7 @@ impl Builder {
         }
     }
 
-    fn after_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn after_body<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => {
                 let parent = self.stack.get(0).id;
@@ -556,7 +556,7 @@ impl Builder {
         }
     }
 
-    fn in_frameset(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn in_frameset<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype in frameset"),
@@ -583,7 +583,7 @@ impl Builder {
         }
     }
 
-    fn after_frameset(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn after_frameset<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype after frameset"),
@@ -595,7 +595,7 @@ impl Builder {
         }
     }
 
-    fn after_after_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn after_after_body<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
             Tok::Doctype(_) => self.in_body(tok, s),
@@ -608,7 +608,7 @@ impl Builder {
         }
     }
 
-    fn after_after_frameset(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn after_after_frameset<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, Some(Position::Append { parent: NodeId::DOCUMENT })),
             Tok::Doctype(_) => self.in_body(tok, s),
@@ -622,7 +622,7 @@ impl Builder {
     /// The declarative shadow root steps of a `template` start tag in head:
     /// `true` when the template became `host`'s shadow root (pushed on the
     /// stack, not inserted), `false` when it is inserted as usual.
-    fn attach_declarative_shadow_root(&mut self, s: &mut dyn EventSink, t: &crate::TagToken) -> bool {
+    fn attach_declarative_shadow_root<S: EventSink + ?Sized>(&mut self, s: &mut S, t: &crate::TagToken) -> bool {
         let mode = match t.attr("shadowrootmode") {
             Some(m) if m.eq_ignore_ascii_case("open") => true,
             Some(m) if m.eq_ignore_ascii_case("closed") => false,

@@ -370,8 +370,10 @@ pub(crate) fn fill_attributes(
     }
 }
 
-/// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`.
-struct Dyn<'a, E: ?Sized>(&'a mut E);
+/// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`: only the
+/// fast-path check (`check_fast_path`) needs one; tree construction is
+/// generic over its sink (monomorphized: no dynamic call per event).
+pub(crate) struct Dyn<'a, E: ?Sized>(pub(crate) &'a mut E);
 
 impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
     fn event(&mut self, e: Event<'_>) {
@@ -450,7 +452,7 @@ impl Shadow {
                     // U+0000 stays itself only in data and CDATA text (else it is U+FFFD).
                     let nul = || matches!(mode, TextMode::Data | TextMode::CdataSection) && has_nul(raw);
                     if self.b.reads_text_as_classified(non_ws, nul) {
-                        return self.b.run_classified_text(non_ws, span, &mut Dyn(sink));
+                        return self.b.run_classified_text(non_ws, span, sink);
                     }
                 }
                 let first = first_non_ws_char(raw, span.start, refs);
@@ -458,17 +460,17 @@ impl Shadow {
                 let text = plain.map_or_else(|| token.text().unwrap_or_default(), Cow::Borrowed);
                 // Plain text has no NUL: characters in body need not look for U+0000.
                 self.b.text_without_nul = plain.is_some();
-                let f = self.b.run(TreeToken::Text(&text), first, &mut Dyn(sink));
+                let f = self.b.run(TreeToken::Text(&text), first, sink);
                 self.b.text_without_nul = false;
                 f
             }
             TokenKind::StartTag => {
                 let wanted = |name: &str| sink.wants_start_tag_attributes(name);
                 fill_start_tag(&mut self.tag, token, &mut self.spare, &mut self.b, wanted);
-                self.b.run(TreeToken::StartTag(&self.tag), span, &mut Dyn(sink))
+                self.b.run(TreeToken::StartTag(&self.tag), span, sink)
             }
             TokenKind::EndTag => {
-                let s = &mut Dyn(sink);
+                let s = sink;
                 let tag = &mut self.end_tag;
                 tag.name.clear();
                 push_name(&mut tag.name, token.raw_tag_name());
@@ -477,17 +479,17 @@ impl Shadow {
                 self.b.run(TreeToken::EndTag(&self.end_tag), span, s)
             }
             TokenKind::Comment(_) => {
-                let s = &mut Dyn(sink);
+                let s = sink;
                 let data = token.comment_data().unwrap_or_default();
                 self.b.run(TreeToken::Comment(&data), span, s)
             }
             TokenKind::Doctype => {
-                let s = &mut Dyn(sink);
+                let s = sink;
                 let d = token.doctype().unwrap_or_default();
                 self.b.run(TreeToken::Doctype(&d), span, s)
             }
             TokenKind::ProcessingInstruction => {
-                let s = &mut Dyn(sink);
+                let s = sink;
                 let (target, data) = token.processing_instruction().unwrap_or_default();
                 self.b.run(TreeToken::ProcessingInstruction { target: &target, data: &data }, span, s)
             }
@@ -519,7 +521,7 @@ impl Shadow {
             self.b.tag_attrs_shown = sink.wants_start_tag_attributes(&t.name);
             self.b.tag_attrs_deferred = false;
         }
-        self.b.run(token, span, &mut Dyn(sink))
+        self.b.run(token, span, sink)
     }
 
     /// Processes the end of the input: the EOF token, then "stop parsing"
@@ -536,7 +538,7 @@ impl Shadow {
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
         self.b.text_shown = sink.wants_text();
         self.b.text_events = sink.wants_text_events();
-        self.b.finish(&mut Dyn(sink));
+        self.b.finish(sink);
     }
 
     /// The stack of open elements, bottom (`html`) first.
@@ -819,7 +821,7 @@ impl Shadow {
 /// Running tokens on the builder (a part of [`Shadow`] apart from its token
 /// buffers, so that a token filled into them can be run without moving them).
 impl Builder {
-    fn run(&mut self, token: TreeToken<'_>, span: Span, s: &mut dyn EventSink) -> Feedback {
+    fn run<S: EventSink + ?Sized>(&mut self, token: TreeToken<'_>, span: Span, s: &mut S) -> Feedback {
         self.begin(span);
         let start = matches!(token, TreeToken::StartTag(_));
         match token {
@@ -856,7 +858,12 @@ impl Builder {
     /// [`Builder::run`] for a text token that [`Builder::reads_text_as_classified`]
     /// accepted: `non_ws` tells whether it has characters that are not
     /// whitespace; `span` is the token's (no event carries it).
-    fn run_classified_text(&mut self, non_ws: impl FnOnce() -> bool, span: Span, s: &mut dyn EventSink) -> Feedback {
+    fn run_classified_text<S: EventSink + ?Sized>(
+        &mut self,
+        non_ws: impl FnOnce() -> bool,
+        span: Span,
+        s: &mut S,
+    ) -> Feedback {
         self.begin(span);
         self.dispatch_classified_text(s, non_ws);
         self.feedback(false)
@@ -868,7 +875,7 @@ impl Builder {
         Feedback { text_mode, cdata_allowed }
     }
 
-    fn finish(&mut self, s: &mut dyn EventSink) {
+    fn finish<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         self.at_eof = true;
         if !self.stopped {
             self.dispatch(Tok::Eof, s);

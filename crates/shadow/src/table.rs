@@ -31,7 +31,7 @@ pub(crate) const IN_CELL_IGNORED_END: &[&str] = &["body", "caption", "col", "col
 pub(crate) const IN_CELL_CLOSING_END: &[&str] = &["table", "tbody", "tfoot", "thead", "tr"];
 
 impl Builder {
-    fn clear_stack_back_to(&mut self, s: &mut dyn EventSink, names: &[&str]) {
+    fn clear_stack_back_to<S: EventSink + ?Sized>(&mut self, s: &mut S, names: &[&str]) {
         while let Some(e) = self.stack.current() {
             if e.ns == Namespace::Html && names.contains(&e.name()) {
                 break;
@@ -42,24 +42,24 @@ impl Builder {
     }
 
     /// [Clear the stack back to a table context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-context).
-    pub(crate) fn clear_stack_back_to_table_context(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn clear_stack_back_to_table_context<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         self.clear_stack_back_to(s, &["table", "template", "html"]);
     }
 
     /// [Clear the stack back to a table body context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-body-context).
-    pub(crate) fn clear_stack_back_to_table_body_context(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn clear_stack_back_to_table_body_context<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         self.clear_stack_back_to(s, &["tbody", "tfoot", "thead", "template", "html"]);
     }
 
     /// [Clear the stack back to a table row context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-row-context).
-    pub(crate) fn clear_stack_back_to_table_row_context(&mut self, s: &mut dyn EventSink) {
+    pub(crate) fn clear_stack_back_to_table_row_context<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         self.clear_stack_back_to(s, &["tr", "template", "html"]);
     }
 
     /// Characters in "in table" (also reached from "in table body" and "in
     /// row"): switch to "in table text" when the current node is a table
     /// element, else foster-parent them.
-    pub(crate) fn table_text_start(&mut self, text: &str, s: &mut dyn EventSink) -> usize {
+    pub(crate) fn table_text_start<S: EventSink + ?Sized>(&mut self, text: &str, s: &mut S) -> usize {
         let table_ish = self.stack.current().is_some_and(|e| {
             e.ns == Namespace::Html && matches!(e.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
         });
@@ -75,7 +75,7 @@ impl Builder {
     }
 
     /// "Anything else" in table for characters: in body rules with foster parenting.
-    fn foster_text(&mut self, text: &str, s: &mut dyn EventSink) {
+    fn foster_text<S: EventSink + ?Sized>(&mut self, text: &str, s: &mut S) {
         self.foster_parenting = true;
         self.body_text(s, text);
         self.foster_parenting = false;
@@ -85,7 +85,7 @@ impl Builder {
     /// while they are all whitespace; once a non-whitespace character
     /// arrives, the decision ("foster-parent them all") is made and the text
     /// streams through.
-    pub(crate) fn table_text(&mut self, text: &str, s: &mut dyn EventSink) {
+    pub(crate) fn table_text<S: EventSink + ?Sized>(&mut self, text: &str, s: &mut S) {
         for (k, seg) in text.split('\0').enumerate() {
             if k > 0 {
                 // (no Ignored event for characters: text events have no spans)
@@ -119,7 +119,7 @@ impl Builder {
         }
     }
 
-    pub(crate) fn in_table_text(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_table_text<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         if !self.table_foster {
             let pending = std::mem::take(&mut self.table_ws);
             self.insert_text(s, &pending);
@@ -131,7 +131,7 @@ impl Builder {
         self.by_mode(self.mode, tok, s);
     }
 
-    pub(crate) fn in_table(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_table<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype in table"),
@@ -205,13 +205,13 @@ impl Builder {
         }
     }
 
-    fn in_table_anything_else(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn in_table_anything_else<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         self.foster_parenting = true;
         self.in_body(tok, s);
         self.foster_parenting = false;
     }
 
-    pub(crate) fn in_caption(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_caption<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         let closes = match tok {
             Tok::Start(t) => {
                 matches!(&*t.name, "caption" | "col" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr")
@@ -252,7 +252,7 @@ impl Builder {
         }
     }
 
-    pub(crate) fn in_column_group(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_column_group<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Comment(c) => self.insert_comment(s, &c, None),
             Tok::Doctype(_) => self.ignore(s, "doctype in colgroup"),
@@ -285,7 +285,7 @@ impl Builder {
         self.stack.has_in_scope_of(&["tbody", "thead", "tfoot"], crate::tags::cat::TABLE_SCOPE)
     }
 
-    pub(crate) fn in_table_body(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_table_body<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Start(t) if t.name == "tr" => {
                 self.clear_stack_back_to_table_body_context(s);
@@ -321,7 +321,7 @@ impl Builder {
         }
     }
 
-    fn table_body_close_and_reprocess(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn table_body_close_and_reprocess<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         if !self.has_table_section_in_table_scope() {
             return self.ignore(s, "no table section in scope");
         }
@@ -332,7 +332,7 @@ impl Builder {
         self.by_mode(self.mode, tok, s);
     }
 
-    pub(crate) fn in_row(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_row<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::Start(t) if matches!(&*t.name, "th" | "td") => {
                 self.clear_stack_back_to_table_row_context(s);
@@ -367,7 +367,7 @@ impl Builder {
         }
     }
 
-    fn row_close_and_reprocess(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    fn row_close_and_reprocess<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         if !self.has_element_in_table_scope("tr") {
             return self.ignore(s, "no tr in table scope");
         }
@@ -379,7 +379,7 @@ impl Builder {
     }
 
     /// [Close the cell](https://html.spec.whatwg.org/multipage/parsing.html#close-the-cell).
-    fn close_the_cell(&mut self, s: &mut dyn EventSink) {
+    fn close_the_cell<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         self.generate_implied_end_tags(s, None);
         let c = self.implied();
         self.pop_until_html_of(s, &["td", "th"], c);
@@ -392,7 +392,7 @@ impl Builder {
     /// [`IN_CELL_CLOSING_START`], [`IN_CELL_IGNORED_END`],
     /// [`IN_CELL_CLOSING_END`]); "anything else" is processed by the rules
     /// of "in body" (the fast path, `fast.rs`, reads the same lists).
-    pub(crate) fn in_cell(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_cell<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         match tok {
             Tok::End(t) if CELL_NAMES.contains(&&*t.name) => {
                 if !self.has_element_in_table_scope(&t.name) {
@@ -422,7 +422,7 @@ impl Builder {
         }
     }
 
-    pub(crate) fn in_template(&mut self, tok: Tok<'_>, s: &mut dyn EventSink) {
+    pub(crate) fn in_template<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
         use InsertionMode as M;
         match tok {
             Tok::Comment(_) | Tok::Doctype(_) => self.in_body(tok, s),
