@@ -9,8 +9,6 @@
 //! that use them, so that their result at an element is known when the outer
 //! compound is tested there.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use htrewrite_shadow::Namespace;
@@ -347,25 +345,8 @@ pub(crate) fn key(kind: u64, s: &str) -> u64 {
     h | 1 << 63
 }
 
-/// A hasher for keys that are already hashes (and for node ids).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-pub(crate) type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+/// A map keyed by hashes and node ids (FxHash: neither is chosen by the input).
+pub(crate) type IdMap<V> = rustc_hash::FxHashMap<u64, V>;
 
 /// The start states of one tag key (see [`Program::by_tag`]).
 #[derive(Debug)]

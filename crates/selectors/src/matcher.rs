@@ -6,7 +6,6 @@
 //! union of those its children left for `~`, and the child, type and `of S`
 //! counters). Nothing else of the document is kept.
 
-use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use htrewrite_shadow::{
@@ -15,8 +14,8 @@ use htrewrite_shadow::{
 
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
-    AttributeTest, Compound, IdHasher, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId,
-    State, StateSet, Test, attribute_value_key, key,
+    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, State,
+    StateSet, Test, attribute_value_key, key,
 };
 use crate::work::tick;
 
@@ -470,7 +469,7 @@ struct Siblings {
 /// cursor starts as a copy of its parent's cursor (`Matcher::keep`), and
 /// that copy must cost O(1), not O(types): copying a plain map made
 /// `<x1>…<xN>` followed by N tables quadratic. Updates are O(log types).
-type TypeCounts = rpds::HashTrieMapSync<u64, u32, BuildHasherDefault<IdHasher>>;
+type TypeCounts = rpds::HashTrieMapSync<u64, u32, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
 
 /// The element being matched.
 struct Ctx<'a> {

@@ -107,7 +107,7 @@ fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
     if attrs.is_empty() {
         // No attributes (common): the names of formatting elements are a fixed
         // few, so a cheap hash of the name groups them without SipHash.
-        let mut h = crate::idhash::IdHasher::default();
+        let mut h = rustc_hash::FxHasher::default();
         h.write(name.as_bytes());
         return h.finish();
     }

@@ -8,7 +8,7 @@
 //! flooded: a look-up costs a bounded number of probes whatever the name.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 use std::sync::{Arc, OnceLock};
 
 use crate::Namespace;
@@ -272,36 +272,7 @@ const MATHML: &[&str] = &[
 /// The number of known (namespace, name) pairs: ids are `0..COUNT`.
 pub(crate) const COUNT: usize = HTML.len() + SVG.len() + MATHML.len();
 
-/// Multiply-rotate hashing of short strings, 8 bytes at a time.
-#[derive(Default, Clone, Copy)]
-struct NameHasher(u64);
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let mut last = [0u8; 8];
-        let rest = chunks.remainder();
-        last[..rest.len()].copy_from_slice(rest);
-        self.write_u64(u64::from_le_bytes(last) ^ (bytes.len() as u64) << 56);
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type NameMap = HashMap<&'static str, u32, BuildHasherDefault<NameHasher>>;
+type NameMap = HashMap<&'static str, u32, rustc_hash::FxBuildHasher>;
 
 struct Table {
     /// Per namespace: the stored name → id (looked up for names over 8 bytes).
