@@ -652,7 +652,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     let mut cur = start;
                     let mut fb = Feedback::default();
                     if start == end {
-                        fb = self.shadow.process(t, c);
+                        fb = shadow_collect(&mut self.shadow, t, c);
                     }
                     while cur < end {
                         let rest = &raw[(cur - start) as usize..];
@@ -664,7 +664,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                             // one piece from its start.
                             let at = if plan.inert_end == end { cur } else { plan.at };
                             marks.push((c.actions.len(), at));
-                            fb = self.shadow.process(t, c);
+                            fb = shadow_collect(&mut self.shadow, t, c);
                             break;
                         }
                         if plan.inert_end > cur {
@@ -688,7 +688,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     }
                     fb
                 }
-                _ => self.shadow.process(t, c),
+                _ => shadow_collect(&mut self.shadow, t, c),
             }
         };
         self.cursor = start;
@@ -812,7 +812,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.end_text_node(t.span().start);
         }
         self.token_done = false;
-        let fb = self.shadow.process(t, &mut NoEvents);
+        let fb = shadow_unobserved(&mut self.shadow, t);
         self.finish_token(t, None, fb)
     }
 
@@ -1644,6 +1644,23 @@ struct PiecePlan {
     piece_end: Option<u64>,
 }
 
+/// The shadow on token `t`, its events to the collector, through tree
+/// construction compiled for [`Collector`] (no dynamic call per event). Not
+/// generic: that copy is compiled once, in this crate, not in every crate
+/// that instantiates `Core<K>`.
+#[inline(never)]
+fn shadow_collect(shadow: &mut Shadow, t: &Token<'_>, c: &mut Collector) -> Feedback {
+    shadow.process_monomorphized(t, c)
+}
+
+/// The shadow on token `t` when nothing observes its events
+/// ([`Core::token_unobserved`]): compiled for [`NoEvents`], which lets the
+/// compiler drop the events' construction. Not generic, like [`shadow_collect`].
+#[inline(never)]
+fn shadow_unobserved(shadow: &mut Shadow, t: &Token<'_>) -> Feedback {
+    shadow.process_monomorphized(t, &mut NoEvents)
+}
+
 /// Plans the next piece of data text `rest`, at offset `cur`, for the
 /// shadow's current insertion mode:
 /// - "in body" rules (body, cells, captions, templates, after the body, text
@@ -1662,7 +1679,7 @@ struct PiecePlan {
 #[inline]
 fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
     let mode = shadow.insertion_mode();
-    if text_opens_alike(mode) || fosters_text(shadow, mode) {
+    if text_opens_alike(mode) || shadow.fosters_text() {
         // spec ("in body", `pre` and `listing`): "If the next token is a
         // U+000A LINE FEED (LF) character token, then ignore that token":
         // the ignored newline acts on nothing, so events come after it.
@@ -1683,30 +1700,12 @@ fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
     PiecePlan { inert_end: p, at: p, piece_end }
 }
 
-/// Whether text in insertion mode `mode` is foster-parented with the "in
-/// body" rules: in a table mode whose current node is not a `table`,
-/// `tbody`, `template`, `tfoot`, `thead` or `tr` (text then skips "in
-/// table text", ["in table"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intable)
-/// "anything else").
-fn fosters_text(shadow: &Shadow, mode: InsertionMode) -> bool {
-    matches!(mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
-        && !shadow.current_node().is_some_and(|n| {
-            n.ns() == Namespace::Html && matches!(n.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
-        })
-}
-
-/// "After body" and "after after body" process whitespace with the "in body"
-/// rules and switch to "in body" for anything else.
+/// Text in insertion mode `mode` opens and closes elements as "in body"
+/// text does ("after body" and "after after body" process whitespace with
+/// the "in body" rules and switch to "in body" for anything else): the
+/// shadow's [`TextRules`](htrewrite_shadow::TextRules).
 fn text_opens_alike(mode: InsertionMode) -> bool {
-    matches!(
-        mode,
-        InsertionMode::InBody
-            | InsertionMode::InCell
-            | InsertionMode::InCaption
-            | InsertionMode::InTemplate
-            | InsertionMode::AfterBody
-            | InsertionMode::AfterAfterBody
-    )
+    matches!(mode.text_rules(), htrewrite_shadow::TextRules::InBody | htrewrite_shadow::TextRules::AfterBody)
 }
 
 /// Whether text in insertion mode `mode` drops a U+0000 without opening or
@@ -1714,19 +1713,12 @@ fn text_opens_alike(mode: InsertionMode) -> bool {
 /// (entered from "in table", "in table body" and "in row") ignores NULs and
 /// acts on the other characters, so a NUL belongs with the leading
 /// whitespace. "In frameset" and "after frameset" open nothing for text
-/// ("after after frameset" is handled apart).
+/// ("after after frameset", in the same group of the shadow's
+/// [`TextRules`](htrewrite_shadow::TextRules), is handled apart).
 /// Elsewhere ("in head", "in column group", …) a NUL is "anything else" and
 /// closes or opens elements like any other character.
 fn ignores_nul(mode: InsertionMode) -> bool {
-    matches!(
-        mode,
-        InsertionMode::InTable
-            | InsertionMode::InTableBody
-            | InsertionMode::InRow
-            | InsertionMode::InTableText
-            | InsertionMode::InFrameset
-            | InsertionMode::AfterFrameset
-    )
+    mode.text_rules() == htrewrite_shadow::TextRules::TableOrFrameset
 }
 
 /// The offset of the first whitespace character of `raw` (at `start`),

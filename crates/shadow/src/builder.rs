@@ -6,7 +6,7 @@
 use htrewrite_tokenizer::{Span, TextMode};
 
 use crate::formatting::{Entry, FormattingElement, FormattingList, RawAttrs};
-use crate::mode::InsertionMode;
+use crate::mode::{InsertionMode, TextRules};
 use crate::names;
 use crate::stack::Stack;
 use crate::tags::{self, cat};
@@ -493,7 +493,7 @@ impl Builder {
     pub(crate) fn dispatch_classified_text<S: EventSink + ?Sized>(&mut self, s: &mut S, non_ws: impl FnOnce() -> bool) {
         use InsertionMode as M;
         match self.mode {
-            M::InBody | M::InCaption | M::InCell | M::InTemplate | M::AfterBody | M::AfterAfterBody => {
+            m if matches!(m.text_rules(), TextRules::InBody | TextRules::AfterBody) => {
                 // spec (in body): reconstruct, insert, and frameset-ok is "not ok"
                 // after a character that is not whitespace ("after body": whitespace
                 // is processed by the rules of "in body").

@@ -105,7 +105,7 @@ pub use event::{
 };
 pub use fast::{check_fast_path, fast_path_taken};
 pub use htrewrite_tokenizer::Feedback;
-pub use mode::InsertionMode;
+pub use mode::{InsertionMode, TextRules};
 pub use shadow::{INSERTED_ONCE, OpenElement, Shadow, ShadowOptions, ShadowSink};
 pub use tags::{is_formatting, is_special};
 pub use token::{TagToken, TreeToken};

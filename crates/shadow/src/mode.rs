@@ -66,6 +66,72 @@ pub enum InsertionMode {
     AfterAfterFrameset,
 }
 
+/// How an insertion mode's rules treat character tokens, grouped as every
+/// text path needs them: the shadow's own dispatch of classified text, its
+/// test of whether text can be classified, and the rewriter's placement of
+/// the elements text opens or closes read this one table.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{InsertionMode, TextRules};
+/// assert_eq!(InsertionMode::InCell.text_rules(), TextRules::InBody);
+/// assert_eq!(InsertionMode::InRow.text_rules(), TextRules::TableOrFrameset);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextRules {
+    /// Characters are inserted by the "in body" rules (reconstruct the
+    /// active formatting elements, insert; U+0000 dropped): "in body", "in
+    /// caption", "in cell", "in template".
+    InBody,
+    /// "After body" and "after after body": whitespace by the "in body"
+    /// rules; any other character switches to "in body" and is reprocessed.
+    AfterBody,
+    /// Whitespace is inserted (or ignored, before the head); any other
+    /// character (U+0000 too) is "anything else", which closes or opens
+    /// elements: "initial", "before html", "before head", "in head", "in
+    /// head noscript", "after head", "in column group".
+    WhitespaceOnly,
+    /// The table modes (characters go through "in table text", U+0000
+    /// ignored) and the frameset modes (only whitespace is inserted): "in
+    /// table", "in table text", "in table body", "in row", "in frameset",
+    /// "after frameset", "after after frameset".
+    TableOrFrameset,
+    /// "text": every character is inserted.
+    Text,
+}
+
+impl InsertionMode {
+    /// Which [`TextRules`] this mode's rules for character tokens follow.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{InsertionMode, TextRules};
+    /// assert_eq!(InsertionMode::AfterBody.text_rules(), TextRules::AfterBody);
+    /// ```
+    pub fn text_rules(self) -> TextRules {
+        use InsertionMode as M;
+        match self {
+            M::InBody | M::InCaption | M::InCell | M::InTemplate => TextRules::InBody,
+            M::AfterBody | M::AfterAfterBody => TextRules::AfterBody,
+            M::Initial
+            | M::BeforeHtml
+            | M::BeforeHead
+            | M::InHead
+            | M::InHeadNoscript
+            | M::AfterHead
+            | M::InColumnGroup => TextRules::WhitespaceOnly,
+            M::InTable
+            | M::InTableText
+            | M::InTableBody
+            | M::InRow
+            | M::InFrameset
+            | M::AfterFrameset
+            | M::AfterAfterFrameset => TextRules::TableOrFrameset,
+            M::Text => TextRules::Text,
+        }
+    }
+}
+
 impl Builder {
     /// The [tree construction dispatcher](https://html.spec.whatwg.org/multipage/parsing.html#tree-construction-dispatcher)
     /// for a non-text token.
@@ -126,29 +192,14 @@ impl Builder {
         non_ws: impl FnOnce() -> bool,
         may_have_nul: impl FnOnce() -> bool,
     ) -> bool {
-        use InsertionMode as M;
         if !self.started || self.stopped || self.skip_newline || !self.use_html_rules(None) {
             return false;
         }
-        match self.mode {
-            M::Text => true,
-            M::InBody | M::InCaption | M::InCell | M::InTemplate => !may_have_nul(),
-            M::Initial
-            | M::BeforeHtml
-            | M::BeforeHead
-            | M::InHead
-            | M::InHeadNoscript
-            | M::AfterHead
-            | M::InColumnGroup
-            | M::AfterBody
-            | M::AfterAfterBody => !non_ws(),
-            M::InTable
-            | M::InTableText
-            | M::InTableBody
-            | M::InRow
-            | M::InFrameset
-            | M::AfterFrameset
-            | M::AfterAfterFrameset => false,
+        match self.mode.text_rules() {
+            TextRules::Text => true,
+            TextRules::InBody => !may_have_nul(),
+            TextRules::WhitespaceOnly | TextRules::AfterBody => !non_ws(),
+            TextRules::TableOrFrameset => false,
         }
     }
 

@@ -370,9 +370,10 @@ pub(crate) fn fill_attributes(
     }
 }
 
-/// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`: only the
-/// fast-path check (`check_fast_path`) needs one; tree construction is
-/// generic over its sink (monomorphized: no dynamic call per event).
+/// Adapts any `EventSink` (sized or not) to `&mut dyn EventSink`: tree
+/// construction is generic over its sink; [`Shadow::process`] runs the one
+/// copy compiled for `dyn EventSink` (in this crate), and
+/// [`Shadow::process_monomorphized`] a copy for the sink's own type.
 pub(crate) struct Dyn<'a, E: ?Sized>(pub(crate) &'a mut E);
 
 impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
@@ -432,6 +433,39 @@ impl Shadow {
     /// assert_eq!(sink.1, [TextMode::Data, TextMode::Data]); // <style> ignored in a frameset: not RAWTEXT
     /// ```
     pub fn process<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, sink: &mut E) -> Feedback {
+        self.process_dyn(token, &mut Dyn(sink))
+    }
+
+    /// [`Shadow::process`] through one compiled copy of tree construction.
+    fn process_dyn(&mut self, token: &Token<'_>, sink: &mut dyn EventSink) -> Feedback {
+        self.process_monomorphized(token, sink)
+    }
+
+    /// [`Shadow::process`] compiled for the sink's type: no dynamic call per
+    /// event, and a sink that ignores events (as [`NoEvents`](crate::NoEvents))
+    /// lets the compiler drop their construction. For a hot loop with one or
+    /// two sink types (the rewriter's); each type compiles its own copy of
+    /// tree construction in the crate that names it (call it from a
+    /// function that is not generic, so that copy is made once).
+    /// [`Shadow::process`] compiles one copy for every sink.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::{Feedback, Token, TokenSink, Tokenizer};
+    /// struct Fast(Shadow);
+    /// impl TokenSink for Fast {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         self.0.process_monomorphized(t, &mut NoEvents)
+    ///     }
+    /// }
+    /// let mut sink = Fast(Shadow::new(ShadowOptions::default()));
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<p>a<b>c", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(sink.0.current_node().map(|e| e.name()), Some("b"));
+    /// ```
+    pub fn process_monomorphized<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, sink: &mut E) -> Feedback {
         let span = token.span();
         self.b.text_shown = sink.wants_text();
         self.b.text_events = sink.wants_text_events();
@@ -515,6 +549,11 @@ impl Shadow {
         span: Span,
         sink: &mut E,
     ) -> Feedback {
+        self.process_tree_token_dyn(token, span, &mut Dyn(sink))
+    }
+
+    /// [`Shadow::process_tree_token`] through one compiled copy of tree construction.
+    fn process_tree_token_dyn(&mut self, token: TreeToken<'_>, span: Span, sink: &mut dyn EventSink) -> Feedback {
         self.b.text_shown = sink.wants_text();
         self.b.text_events = sink.wants_text_events();
         if let TreeToken::StartTag(t) = token {
@@ -536,6 +575,11 @@ impl Shadow {
     /// assert!(shadow.open_elements().is_empty());
     /// ```
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
+        self.finish_dyn(&mut Dyn(sink))
+    }
+
+    /// [`Shadow::finish`] through one compiled copy of tree construction.
+    fn finish_dyn(&mut self, sink: &mut dyn EventSink) {
         self.b.text_shown = sink.wants_text();
         self.b.text_events = sink.wants_text_events();
         self.b.finish(sink);
@@ -694,6 +738,29 @@ impl Shadow {
     /// ```
     pub fn skips_next_newline(&self) -> bool {
         self.b.skip_newline
+    }
+
+    /// Whether characters would now be foster-parented by the "in body"
+    /// rules: the insertion mode is "in table", "in table body" or "in row"
+    /// and the current node is not one under which text goes through "in
+    /// table text" (`table`, `tbody`, `template`, `tfoot`, `thead`, `tr`),
+    /// as in [`InsertionMode::InTable`]'s "anything else".
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let table = TagToken::new("table", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&table), Default::default(), &mut NoEvents);
+    /// assert!(!shadow.fosters_text());
+    /// // A `div` in a table is foster-parented and stays the current node.
+    /// let div = TagToken::new("div", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&div), Default::default(), &mut NoEvents);
+    /// assert!(shadow.fosters_text());
+    /// ```
+    pub fn fosters_text(&self) -> bool {
+        matches!(self.b.mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
+            && !self.b.current_takes_table_text()
     }
 
     /// The scripting flag.

@@ -60,10 +60,7 @@ impl Builder {
     /// row"): switch to "in table text" when the current node is a table
     /// element, else foster-parent them.
     pub(crate) fn table_text_start<S: EventSink + ?Sized>(&mut self, text: &str, s: &mut S) -> usize {
-        let table_ish = self.stack.current().is_some_and(|e| {
-            e.ns == Namespace::Html && matches!(e.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
-        });
-        if table_ish {
+        if self.current_takes_table_text() {
             self.table_ws.clear();
             self.table_foster = false;
             self.original_mode = self.mode;
@@ -72,6 +69,15 @@ impl Builder {
         }
         self.foster_text(text, s);
         text.len()
+    }
+
+    /// Whether the current node is one under which "in table" characters
+    /// go through "in table text" (`table`, `tbody`, `template`, `tfoot`,
+    /// `thead`, `tr`) rather than being foster-parented.
+    pub(crate) fn current_takes_table_text(&self) -> bool {
+        self.stack.current().is_some_and(|e| {
+            e.ns == Namespace::Html && matches!(e.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
+        })
     }
 
     /// "Anything else" in table for characters: in body rules with foster parenting.
