@@ -62,7 +62,7 @@
 //!   (`tests/async_handlers.rs`, `case::*`: every permutation up to four
 //!   futures, seeded random orders beyond; `random::large_pages`: against
 //!   the same replacements made at once);
-//! - bounded memory: with the first future pending, a 20 MB page is read
+//! - bounded memory: with the first future pending, a 100 MB page is read
 //!   at most the hold limit plus one item and one piece, and the peak heap
 //!   grows by at most the bound plus two items (`tests/async_memory.rs`,
 //!   a counting allocator);

@@ -26,7 +26,7 @@
 //! - `runtimes::*`: `Send` handlers on the multi-thread runtime
 //!   (`tokio::spawn`), `Local` handlers (over `Rc`) on a current-thread one.
 //!
-//! Back-pressure with a 20 MB page is in `tests/async_memory.rs`.
+//! Back-pressure with a 100 MB page is in `tests/async_memory.rs`.
 
 use std::collections::BTreeMap;
 use std::io;
