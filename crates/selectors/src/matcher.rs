@@ -308,13 +308,9 @@ impl Movables {
     /// Buffers holding a copy of `name` and of `attrs` (kept ones when there are).
     fn copies(&mut self, name: &str, attrs: &[ShadowAttr]) -> (String, Vec<ShadowAttr>) {
         let (mut n, mut a) = self.spare.pop().unwrap_or_default();
-        n.clear();
-        n.push_str(name);
-        // `Vec::clone_from` reuses the attributes' strings (`ShadowAttr::clone_from`).
-        a.truncate(attrs.len());
-        let kept = a.len();
-        a.clone_from_slice(&attrs[..kept]);
-        a.extend_from_slice(&attrs[kept..]);
+        name.clone_into(&mut n);
+        // Reuses the kept attributes' strings (`ShadowAttr::clone_from`).
+        attrs.clone_into(&mut a);
         (n, a)
     }
 

@@ -434,9 +434,7 @@ impl FormattingList {
         for from in attrs {
             copy.push(match self.spare_attrs.pop() {
                 Some(mut to) => {
-                    to.name.clone_from(&from.name);
-                    to.namespace = from.namespace;
-                    to.value.clone_from(&from.value);
+                    to.clone_from(from);
                     to
                 }
                 None => from.clone(),

@@ -15,7 +15,7 @@ use crate::ShadowAttr;
 /// assert_eq!(t.name, "a");
 /// assert!(!t.self_closing);
 /// ```
-#[derive(Debug, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TagToken {
     /// The tag name, ASCII-lowercased.
     pub name: String,
@@ -25,26 +25,6 @@ pub struct TagToken {
     pub self_closing: bool,
     /// The tag's bytes in the input.
     pub span: Span,
-}
-
-/// `clone_from` reuses the buffers of the name and of the attributes
-/// (the tree builder copies foreign-content tags into one kept token).
-impl Clone for TagToken {
-    fn clone(&self) -> TagToken {
-        TagToken {
-            name: self.name.clone(),
-            attrs: self.attrs.clone(),
-            self_closing: self.self_closing,
-            span: self.span,
-        }
-    }
-
-    fn clone_from(&mut self, source: &TagToken) {
-        self.name.clone_from(&source.name);
-        self.attrs.clone_from(&source.attrs);
-        self.self_closing = source.self_closing;
-        self.span = source.span;
-    }
 }
 
 impl TagToken {
