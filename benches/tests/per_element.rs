@@ -9,7 +9,8 @@
 //! element's own entries. Each row is checked against a ceiling: the figures measured when the
 //! test was last changed (2026-11-26, after the stack's indexes became lists of positions, a
 //! table's matcher record was kept only under a parent with one, and markers of the list of active
-//! formatting elements stopped taking an element's room), with about 15 % room. A change that
+//! formatting elements stopped taking an element's room; the table rows on 2026-11-27, after a
+//! category containing another stopped listing the other's members), with about 15 % room. A change that
 //! makes an open element cost more fails here; one that makes it cheaper should lower the
 //! ceiling. The targets are 96 bytes per element with no handlers (met: the copy that
 //! needs no parse holds none; the full pipeline is the `htrewrite_full` rows), 160 with ten
@@ -48,8 +49,8 @@ const CEILINGS: [(&str, RewriteEngine, RewriteWorkload, usize); 12] = [
     ("b", RewriteEngine::Htrewrite, RewriteWorkload::Count10, 155),
     ("b", RewriteEngine::LolHtml, RewriteWorkload::Count10, usize::MAX),
     ("table-tr-td", RewriteEngine::Htrewrite, RewriteWorkload::Passthrough, 0),
-    ("table-tr-td", RewriteEngine::HtrewriteFull, RewriteWorkload::Passthrough, 190),
-    ("table-tr-td", RewriteEngine::Htrewrite, RewriteWorkload::Count10, 190),
+    ("table-tr-td", RewriteEngine::HtrewriteFull, RewriteWorkload::Passthrough, 155),
+    ("table-tr-td", RewriteEngine::Htrewrite, RewriteWorkload::Count10, 155),
     ("table-tr-td", RewriteEngine::LolHtml, RewriteWorkload::Count10, usize::MAX),
 ];
 

@@ -70,6 +70,9 @@ pub struct OpenElement {
     pub(crate) parent: NodeId,
     /// Category bits (`tags::cat`).
     pub(crate) cats: u16,
+    /// The stack's index lists the element is in (`stack::index_lists` of
+    /// `cats`, kept in what was padding).
+    pub(crate) lists: u8,
 }
 
 impl OpenElement {

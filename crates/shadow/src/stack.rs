@@ -18,9 +18,11 @@
 //! behind, *stale*: an entry is *valid* when its position holds a member of
 //! the list, and the last entry of a list is always valid (stale entries
 //! reaching the end are dropped then, each once: amortized O(1)). An entry
-//! costs 4 bytes, and an element is in its name list and one to four
-//! category lists, so an open element costs its entry, an 8-byte slot and
-//! 8 to 20 bytes of index (issue 16: the doubly linked lists this replaced
+//! costs 4 bytes, and an element is in its name list and one to five
+//! category lists (a `table`; a `div` or `b` is in one or two, as a
+//! category that contains another lists only the difference: see [`index_lists`]),
+//! so an open element costs its entry, an 8-byte slot and 8 to 24 bytes of
+//! index (issue 16: the doubly linked lists this replaced
 //! cost 80 bytes of links per position). The adoption agency's rewrite of
 //! the segment from the formatting element to the furthest block writes
 //! its new elements' positions into the entries the segment's elements had
@@ -83,7 +85,8 @@ pub(crate) struct Stack {
     other: Vec<KeyInfo>,
     /// Keys no longer in use, to be handed out again.
     free_keys: Vec<u32>,
-    /// Per indexed category: the positions of its elements, as `by_name`.
+    /// Per indexed category bit: the positions of the elements in its list
+    /// (see [`index_lists`]), as `by_name`.
     by_cat: [Vec<u32>; cat::INDEXED],
     /// The bytes the index lists hold (their capacities, grown on push).
     index_bytes: usize,
@@ -152,10 +155,34 @@ fn drop_stale(v: &mut Vec<u32>, member: impl Fn(usize) -> bool) {
     }
 }
 
-/// The indexed category bits of `cats`, as the bit numbers set (most
-/// elements are in one or two).
-fn indexed(cats: u16) -> impl Iterator<Item = u32> {
-    let mut bits = u32::from(cats) & ((1 << cat::INDEXED) - 1);
+/// The category lists an element with category bits `cats` is in, as bits
+/// numbered like the categories of [`cat`]. A category that contains another
+/// keeps only what the other lacks, and its topmost member is the later of
+/// the two lists' ([`Stack::topmost_cat`]): the boundaries of "list item
+/// scope" and "button scope" are the default scope's plus `ol`/`ul` and
+/// `button`, so bits [`cat::LIST_ITEM_SCOPE`] and [`cat::BUTTON_SCOPE`] list
+/// only those; [`cat::SPECIAL`] is [`cat::SPECIAL_NOT_ADP`] plus `address`,
+/// `div` and `p`, so its bit lists only those three. A table cell is then in
+/// four category lists instead of seven (issue 16: 4 bytes per list and
+/// element, for every open cell).
+#[inline(always)]
+fn index_lists(cats: u16) -> u8 {
+    let scope = cats & cat::SCOPE != 0;
+    let mut l = cats & (cat::SCOPE | cat::TABLE_SCOPE | cat::HTML | cat::SPECIAL_NOT_ADP | cat::RESET);
+    if !scope {
+        l |= cats & (cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE);
+    }
+    if cats & cat::SPECIAL_NOT_ADP == 0 {
+        l |= cats & cat::SPECIAL;
+    }
+    const { assert!(cat::INDEXED == 8) };
+    l as u8
+}
+
+/// The bits of `lists` (see [`index_lists`]), as the bit numbers set (most
+/// elements are in one or two lists).
+fn indexed(lists: u8) -> impl Iterator<Item = u32> {
+    let mut bits = u32::from(lists);
     std::iter::from_fn(move || {
         (bits != 0).then(|| {
             let c = bits.trailing_zeros();
@@ -189,20 +216,22 @@ impl OpenElement {
         debug_assert_eq!(known, names::known(ns, name));
         if let Some(k) = known {
             let cats = if annotation_xml_html { cats(ns, name, true) } else { names::cats_of(k) };
-            return OpenElement { id, name: Name::Known(k), known: k, ns, parent, cats };
+            return OpenElement { id, name: Name::Known(k), known: k, ns, parent, cats, lists: index_lists(cats) };
         }
         // A foreign name in another case than the table's still gets the known key.
         let known = match ns {
             Namespace::Html => None,
             _ => names::known_lowercase(ns, &key(ns, name)),
         };
+        let cats = cats(ns, name, annotation_xml_html);
         OpenElement {
             id,
             name: Name::Other(share(name)),
             known: known.unwrap_or(NONE),
             ns,
             parent,
-            cats: cats(ns, name, annotation_xml_html),
+            cats,
+            lists: index_lists(cats),
         }
     }
 
@@ -215,6 +244,7 @@ impl OpenElement {
             ns: Namespace::Html,
             parent: NodeId::DOCUMENT,
             cats: 0,
+            lists: 0,
         }
     }
 
@@ -353,7 +383,7 @@ impl Stack {
     fn valid(&self, list: List, p: u32) -> bool {
         match list {
             List::Name(k) => self.slots.get(p as usize).is_some_and(|s| s.key == k),
-            List::Cat(c) => self.items.get(p as usize).is_some_and(|e| e.cats & (1 << c) != 0),
+            List::Cat(c) => self.items.get(p as usize).is_some_and(|e| e.lists & (1 << c) != 0),
         }
     }
 
@@ -379,7 +409,7 @@ impl Stack {
     #[inline(always)]
     fn clean_cat(&mut self, c: u32) {
         let items = &self.items;
-        drop_stale(&mut self.by_cat[c as usize], |q| items.get(q).is_some_and(|e| e.cats & (1 << c) != 0));
+        drop_stale(&mut self.by_cat[c as usize], |q| items.get(q).is_some_and(|e| e.lists & (1 << c) != 0));
     }
 
     /// [`Stack::clean_name`] or [`Stack::clean_cat`].
@@ -490,7 +520,7 @@ impl Stack {
         let key = self.intern(&e);
         let list = self.add_ref(key);
         Stack::append(&mut self.by_name[list], p, &mut self.index_bytes);
-        for c in indexed(e.cats) {
+        for c in indexed(e.lists) {
             Stack::append(&mut self.by_cat[c as usize], p, &mut self.index_bytes);
         }
         self.pos_of.insert(e.id, p);
@@ -522,7 +552,7 @@ impl Stack {
         // It was the last entry of each list it is in: those entries go,
         // with the stale ones under them.
         self.clean_name_list(slot.run as usize, slot.key);
-        for c in indexed(e.cats) {
+        for c in indexed(e.lists) {
             self.clean_cat(c);
         }
         self.release(slot.key, &e);
@@ -543,7 +573,7 @@ impl Stack {
         self.live -= 1;
         self.join_holes(i, i);
         self.clean_name_list(list as usize, key);
-        for c in indexed(e.cats) {
+        for c in indexed(e.lists) {
             self.clean_cat(c);
         }
         self.release(key, &e);
@@ -590,7 +620,7 @@ impl Stack {
             let e = std::mem::replace(&mut self.items[p], OpenElement::hole());
             let key = std::mem::replace(&mut self.slots[p], HOLE_SLOT).key;
             lists.push(List::Name(key));
-            lists.extend(indexed(e.cats).map(List::Cat));
+            lists.extend(indexed(e.lists).map(List::Cat));
             self.pos_of.remove(&e.id);
             left.push((key, e));
         }
@@ -700,7 +730,14 @@ impl Stack {
 
     /// Position of the topmost element with category bit `c` (an indexed one).
     pub(crate) fn topmost_cat(&self, c: u16) -> Option<usize> {
-        self.by_cat[c.trailing_zeros() as usize].last().map(|&p| p as usize)
+        let top = |c: u16| self.by_cat[c.trailing_zeros() as usize].last().map(|&p| p as usize);
+        // The lists of the categories that contain another hold only the
+        // difference (see `index_lists`).
+        match c {
+            cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE => top(c).max(top(cat::SCOPE)),
+            cat::SPECIAL => top(c).max(top(cat::SPECIAL_NOT_ADP)),
+            _ => top(c),
+        }
     }
 
     /// Whether an element at position `t` is in the scope whose boundary category is `scope`:
@@ -789,6 +826,9 @@ impl Stack {
         for &i in &live {
             if key_of(&self.items[i]) != Some(self.slots[i].key) {
                 return Err(format!("{i}: wrong key"));
+            }
+            if self.items[i].lists != index_lists(self.items[i].cats) {
+                return Err(format!("{i}: wrong index lists"));
             }
         }
         for k in 0..(names::COUNT + self.other.len()) as u32 {

@@ -655,6 +655,14 @@ fn compare_with_naive_walks(shadow: &Shadow) -> Result<(), String> {
         }
         None
     };
+    // Every indexed category's topmost member (some categories' lists hold
+    // only what another category lacks: the stack's `index_lists`).
+    for c in (0..cat::INDEXED).map(|bit| 1u16 << bit) {
+        let naive = items.iter().rposition(|e| e.has(c));
+        if naive != b.stack.topmost_cat(c) {
+            return Err(format!("topmost of category {c:#x}: naive {naive:?}, fast {:?}", b.stack.topmost_cat(c)));
+        }
+    }
     for &name in VOCABULARY {
         for scope in [cat::SCOPE, cat::LIST_ITEM_SCOPE, cat::BUTTON_SCOPE, cat::TABLE_SCOPE] {
             let naive = walk(&|e| e.is_html(name), &|e| e.has(scope)).is_some();
