@@ -1,7 +1,7 @@
 //! Target 2: the tokenizer driven by the tree-builder shadow.
 
 use htrewrite_shadow::{
-    Event, EventSink, Namespace, NodeId, OpenElement, OwnedEvent, QuirksMode, Shadow, ShadowOptions, ShadowSink,
+    Event, EventSink, Namespace, NodeId, OwnedEvent, QuirksMode, Shadow, ShadowOptions, ShadowSink,
 };
 use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, TokenSink, Tokenizer};
 
@@ -198,9 +198,9 @@ impl TokenSink for Tap {
         let feedback = self.inner.token(token);
         let shadow = self.inner.shadow();
         assert_eq!(shadow.open_element_count(), shadow.open_elements().len(), "open_element_count");
-        assert_eq!(shadow.current_node().map(OpenElement::id), shadow.open_elements().last().map(OpenElement::id));
+        assert_eq!(shadow.current_node().map(|e| e.id()), shadow.open_elements().last().map(|e| e.id()));
         if token.kind() == TokenKind::StartTag {
-            let stack = shadow.open_elements().iter().map(|e| (e.name().to_owned(), e.ns())).collect();
+            let stack = shadow.open_elements().map(|e| (e.name().to_owned(), e.ns())).collect();
             self.stacks.push((token.span().start, stack));
         }
         feedback

@@ -880,7 +880,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// The current node of the shadow.
     fn current_node(&self) -> Option<NodeId> {
-        self.shadow.current_node().map(|e| e.id())
+        self.shadow.current_node_id()
     }
 
     /// Before an element event at `at` inside a text token: the text before
@@ -1239,7 +1239,6 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let open: Vec<(NodeId, bool)> = self
             .shadow
             .open_elements()
-            .iter()
             .map(|e| (e.id(), e.ns() == Namespace::Html && e.name() == if body { "body" } else { "html" }))
             .collect();
         let Some(target) = open.iter().position(|&(_, is)| is) else { return };

@@ -93,7 +93,8 @@ impl Builder {
             | "title" => self.in_head(Tok::Start(t), s),
             "body" => {
                 let second = self.stack.above(0);
-                let second_is_body = second < self.stack.end() && self.stack.get(second).is_html("body");
+                let second_is_body =
+                    second < self.stack.end() && self.stack.get(second).is_known(const { crate::names::html("body") });
                 if !second_is_body || self.stack.contains_html("template") {
                     return self.ignore(s, "<body> in body");
                 }
@@ -104,7 +105,8 @@ impl Builder {
             }
             "frameset" => {
                 let second = self.stack.above(0);
-                let second_is_body = second < self.stack.end() && self.stack.get(second).is_html("body");
+                let second_is_body =
+                    second < self.stack.end() && self.stack.get(second).is_known(const { crate::names::html("body") });
                 if !second_is_body || !self.frameset_ok {
                     return self.ignore(s, "<frameset> in body");
                 }
@@ -124,7 +126,11 @@ impl Builder {
             }
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                 self.close_p_if_in_button_scope(s);
-                if self.stack.current().is_some_and(|e| e.ns == Namespace::Html && HEADINGS.contains(&e.name())) {
+                if self
+                    .stack
+                    .current()
+                    .is_some_and(|e| e.ns == Namespace::Html && HEADINGS.contains(&self.stack.name(e)))
+                {
                     let c = self.implied();
                     self.pop(s, c);
                 }
@@ -461,7 +467,8 @@ impl Builder {
             && stop.is_none_or(|st| i >= st)
         {
             // The name as a static string (no copy): it is one of the targets.
-            let which = targets.iter().copied().find(|&n| n == self.stack.get(i).name()).unwrap_or(targets[0]);
+            let which =
+                targets.iter().copied().find(|&n| n == self.stack.name(self.stack.get(i))).unwrap_or(targets[0]);
             self.generate_implied_end_tags(s, Some(which));
             let c = self.implied();
             self.pop_until_html(s, which, c);

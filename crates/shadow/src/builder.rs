@@ -95,7 +95,6 @@ pub(crate) struct Builder {
     /// Open elements that are declarative shadow hosts, with their root's mode (`true`: open).
     pub shadow_hosts: Vec<(NodeId, bool)>,
     /// The strings of element names outside the table, shared by the stack's entries.
-    pub shared_names: crate::names::SharedNames,
     /// A foreign-content start tag's adjusted copy (kept for its buffers).
     pub foreign_tag: TagToken,
     /// Attribute buffers for [`Builder::foreign_tag`] ([`TagToken::copy_keeping`]).
@@ -141,7 +140,6 @@ impl Builder {
             selects: Vec::new(),
             declarative_shadow_roots: false,
             shadow_hosts: Vec::new(),
-            shared_names: Default::default(),
             foreign_tag: TagToken::default(),
             foreign_spare: Vec::new(),
         }
@@ -166,7 +164,7 @@ impl Builder {
             position: Position::Append { parent: NodeId::DOCUMENT },
             self_closing: false,
         });
-        self.stack.push(OpenElement::new(id, "html", Namespace::Html, NodeId::DOCUMENT, false));
+        self.stack.push(OpenElement::of_known(id, const { names::html("html") }, Namespace::Html, NodeId::DOCUMENT));
         if ctx.ns == Namespace::Html && &*ctx.name == "template" {
             self.template_modes.push(InsertionMode::InTemplate);
         }
@@ -199,7 +197,7 @@ impl Builder {
             s.event(Event::ElementClosed { id: e.id, cause });
             if e.ns == Namespace::Html && !self.selects.is_empty() {
                 self.popped_in_select(s, &e);
-                if e.name() == "select" && self.selects.last().is_some_and(|st| st.id == e.id) {
+                if e.is_known(const { names::html("select") }) && self.selects.last().is_some_and(|st| st.id == e.id) {
                     self.selects.pop();
                 }
             }
@@ -248,7 +246,7 @@ impl Builder {
 
     /// spec: "maybe clone an option into selectedcontent" when an option is popped.
     fn popped_in_select<S: EventSink + ?Sized>(&mut self, s: &mut S, e: &OpenElement) {
-        if e.name() != "option" {
+        if !e.is_known(const { names::html("option") }) {
             return;
         }
         if let Some(st) = self.nearest_select()
@@ -297,7 +295,7 @@ impl Builder {
         {
             return Some((c.ns, &c.name, c.cats));
         }
-        self.stack.current().map(|e| (e.ns, e.name(), e.cats))
+        self.stack.current().map(|e| (e.ns, self.stack.name(e), e.cats))
     }
 
     /// [Has an element in scope](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-scope)
@@ -333,7 +331,7 @@ impl Builder {
         let node = self.stack.get(t);
         if self.foster_parenting
             && node.ns == Namespace::Html
-            && matches!(node.name(), "table" | "tbody" | "tfoot" | "thead" | "tr")
+            && matches!(self.stack.name(node), "table" | "tbody" | "tfoot" | "thead" | "tr")
         {
             let last_template = self.stack.topmost(Namespace::Html, "template");
             let last_table = self.stack.topmost(Namespace::Html, "table");
@@ -400,8 +398,7 @@ impl Builder {
                         || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
             });
         let parent = position.parent().unwrap_or(NodeId::DOCUMENT);
-        let shared = &mut self.shared_names;
-        self.stack.push(OpenElement::new_shared(id, name, known, ns, parent, annotation_xml_html, |n| shared.get(n)));
+        self.stack.push_new(id, name, known, ns, parent, annotation_xml_html);
         if ns == Namespace::Html && matches!(name, "select" | "selectedcontent" | "option") {
             self.inserted_in_select(name, id, attrs);
         }
@@ -540,7 +537,7 @@ impl Builder {
     /// except for HTML elements named `except`.
     pub(crate) fn generate_implied_end_tags<S: EventSink + ?Sized>(&mut self, s: &mut S, except: Option<&str>) {
         while let Some(e) = self.stack.current() {
-            if e.has(cat::IMPLIED_END) && Some(e.name()) != except {
+            if e.has(cat::IMPLIED_END) && Some(self.stack.name(e)) != except {
                 let c = self.implied();
                 self.pop(s, c);
             } else {
@@ -612,7 +609,7 @@ impl Builder {
             let Some(f) = self.fmt.element_decoded(j).cloned() else { continue };
             let position = self.appropriate_place(None);
             let origin = Origin::ReconstructedFormatting { clone_of: f.id };
-            let id = self.insert_at(s, &f.name, Namespace::Html, &f.attrs, origin, position, false);
+            let id = self.insert_at(s, f.name(), Namespace::Html, &f.attrs, origin, position, false);
             self.fmt.set_id(j, id);
         }
     }
@@ -622,8 +619,8 @@ impl Builder {
         // The element is the current node: its name is interned already.
         let current = self.stack.current().expect("just inserted");
         debug_assert_eq!(current.id, id);
-        let (name, key) = (current.name.clone(), current.known);
-        let mut f = FormattingElement::new(id, name, key, Vec::new(), tag.span);
+        debug_assert!(current.known().is_some(), "formatting elements have known names");
+        let mut f = FormattingElement::new(id, current.key, Vec::new(), tag.span);
         if self.tag_attrs_deferred {
             // The tag's buffers go to the entry; kept ones (or new) take their place.
             let mut raw = self.fmt.spare_raw();
@@ -641,7 +638,7 @@ impl Builder {
     pub(crate) fn adoption_agency<S: EventSink + ?Sized>(&mut self, s: &mut S, subject: &str, end_tag: bool) -> bool {
         let by = self.span;
         if let Some(cur) = self.stack.current()
-            && cur.is_html(subject)
+            && self.stack.is_html(cur, subject)
         {
             let cause = if end_tag { CloseCause::EndTag { span: by } } else { CloseCause::AdoptionAgency { by } };
             // The common case, `<b>x</b>`: the current node is the last entry of
@@ -728,7 +725,7 @@ impl Builder {
                 let origin = Origin::AdoptionAgencyClone { clone_of: node.id };
                 s.event(Event::ElementOpened {
                     id,
-                    name: &f.name,
+                    name: f.name(),
                     ns: Namespace::Html,
                     attrs: &f.attrs,
                     origin,
@@ -737,7 +734,7 @@ impl Builder {
                 });
                 self.fmt.set_id(p, id);
                 s.event(Event::ElementClosed { id: node.id, cause: CloseCause::AdoptionAgency { by } });
-                let mut new = OpenElement::new(id, &f.name, Namespace::Html, NodeId::DOCUMENT, false);
+                let mut new = OpenElement::of_known(id, f.key, Namespace::Html, NodeId::DOCUMENT);
                 if last_node == fb_id {
                     bookmark = Some(id);
                 }
@@ -767,7 +764,7 @@ impl Builder {
             let origin = Origin::AdoptionAgencyClone { clone_of: fe.id };
             s.event(Event::ElementOpened {
                 id,
-                name: &fe.name,
+                name: fe.name(),
                 ns: Namespace::Html,
                 attrs: &fe.attrs,
                 origin,
@@ -786,7 +783,7 @@ impl Builder {
                     // when the formatting element follows the bookmark.
                     self.fmt.kill(fe_pos);
                     let at = self.fmt.position(b).expect("bookmark in list") + 1;
-                    let new = FormattingElement::new(id, fe.name.clone(), fe.key, fe.attrs.clone(), fe.span);
+                    let new = FormattingElement::new(id, fe.key, fe.attrs.clone(), fe.span);
                     let new = self.fmt.entry(new);
                     self.fmt.insert_at(at, new);
                 }
@@ -806,7 +803,7 @@ impl Builder {
                 }
             }
             segment.push(self.stack.get(fb_idx).clone());
-            segment.push(OpenElement::new(id, &fe.name, Namespace::Html, fb_id, false));
+            segment.push(OpenElement::of_known(id, fe.key, Namespace::Html, fb_id));
             self.stack.rewrite_segment(fe_idx, fb_idx, segment);
         }
         true
@@ -823,7 +820,7 @@ impl Builder {
         let (ns, name) = match (&self.context, last) {
             (Some(c), true) => (c.ns, &*c.name),
             _ if self.stack.is_empty() => (Namespace::Html, "html"),
-            _ => (self.stack.get(i).ns, self.stack.get(i).name()),
+            _ => (self.stack.get(i).ns, self.stack.name(self.stack.get(i))),
         };
         let m = if ns != Namespace::Html {
             None

@@ -292,9 +292,9 @@ impl Builder {
     /// did (else the caller dispatches it).
     #[inline]
     pub(crate) fn in_body_fast_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) -> bool {
-        let Some(e) = self.stack.current().filter(|e| e.name() == t.name) else { return false };
+        let Some(e) = self.stack.current().filter(|e| self.stack.name(e) == t.name) else { return false };
         // The current node's known id is its name's (it is an HTML element).
-        let f = flags((e.known != crate::stack::NONE).then_some(e.known));
+        let f = flags(e.known());
         if !self.dispatches_to_in_body(f) {
             return false;
         }

@@ -62,7 +62,7 @@ impl Builder {
             }
             Tok::End(t) => {
                 if t.name == "script"
-                    && self.stack.current().is_some_and(|e| e.ns == Namespace::Svg && e.name() == "script")
+                    && self.stack.current().is_some_and(|e| e.ns == Namespace::Svg && self.stack.name(e) == "script")
                 {
                     self.pop(s, CloseCause::EndTag { span: t.span });
                     return;

@@ -7,7 +7,6 @@ use std::hash::{Hash, Hasher};
 use htrewrite_tokenizer::{AttributeSpan, Span};
 
 use crate::idhash::{IdMap, PosMap};
-use crate::names::Name;
 use crate::work::tick;
 use crate::{NodeId, ShadowAttr};
 
@@ -15,8 +14,8 @@ use crate::{NodeId, ShadowAttr};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FormattingElement {
     pub id: NodeId,
-    pub name: Name,
-    /// The name's known id (`crate::names`): formatting elements have known names.
+    /// The name's known id (`crate::names`): formatting elements have known
+    /// names (see [`FormattingElement::name`]).
     pub key: u32,
     /// The attributes, decoded (empty while `raw` holds them undecoded).
     pub attrs: Vec<ShadowAttr>,
@@ -150,9 +149,14 @@ fn same_attrs(a: &[ShadowAttr], b: &[ShadowAttr]) -> bool {
 
 impl FormattingElement {
     /// An entry (`name` and its known id `key` as the stack's element has them).
-    pub(crate) fn new(id: NodeId, name: Name, key: u32, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
-        debug_assert_eq!(crate::names::known(crate::Namespace::Html, &name), Some(key));
-        FormattingElement { id, name, key, attrs, raw: None, span, sig: None }
+    pub(crate) fn new(id: NodeId, key: u32, attrs: Vec<ShadowAttr>, span: Span) -> FormattingElement {
+        debug_assert!((key as usize) < crate::names::COUNT);
+        FormattingElement { id, key, attrs, raw: None, span, sig: None }
+    }
+
+    /// The element's name.
+    pub(crate) fn name(&self) -> &'static str {
+        crate::names::name(self.key)
     }
 
     /// Decodes the attributes kept undecoded in `raw`, if any.
@@ -165,7 +169,7 @@ impl FormattingElement {
     /// The signature of the name and the (decoded) attributes.
     fn signature(&mut self) -> u64 {
         self.decode_attrs();
-        signature(&self.name, &self.attrs)
+        signature(self.name(), &self.attrs)
     }
 }
 

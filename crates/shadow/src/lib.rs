@@ -40,7 +40,7 @@
 //! let mut tokenizer = Tokenizer::new();
 //! tokenizer.feed(b"<p>a<table><tr><td>b", &mut sink);
 //! tokenizer.finish(&mut sink);
-//! let stack: Vec<String> = sink.shadow().open_elements().iter().map(|e| e.name().to_owned()).collect();
+//! let stack: Vec<String> = sink.shadow().open_elements().map(|e| e.name().to_owned()).collect();
 //! assert_eq!(stack, ["html", "body", "p", "table", "tbody", "tr", "td"]); // quirks mode: <table> stays in <p>
 //! sink.finish();
 //! drop(sink);
@@ -106,6 +106,7 @@ pub use event::{
 pub use fast::{check_fast_path, fast_path_taken};
 pub use htrewrite_tokenizer::Feedback;
 pub use mode::{InsertionMode, TextRules};
-pub use shadow::{INSERTED_ONCE, OpenElement, Shadow, ShadowOptions, ShadowSink};
+pub(crate) use shadow::OpenElement;
+pub use shadow::{INSERTED_ONCE, OpenElementRef, Shadow, ShadowOptions, ShadowSink};
 pub use tags::{is_formatting, is_special};
 pub use token::{TagToken, TreeToken};

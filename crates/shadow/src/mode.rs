@@ -708,7 +708,12 @@ impl Builder {
             self_closing: false,
         });
         s.attach_declarative_shadow_root(host, id);
-        self.stack.push(crate::OpenElement::new(id, "template", Namespace::Html, host, false));
+        self.stack.push(crate::OpenElement::of_known(
+            id,
+            const { crate::names::html("template") },
+            Namespace::Html,
+            host,
+        ));
         true
     }
 }

@@ -8,8 +8,7 @@
 //! flooded: a look-up costs a bounded number of probes whatever the name.
 
 use std::collections::HashMap;
-use std::hash::Hasher;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use crate::Namespace;
 use crate::tags::cats;
@@ -485,98 +484,6 @@ pub(crate) fn cats_of(id: u32) -> u16 {
     table().cats[id as usize]
 }
 
-/// An element's name: a known one by its id in the table (no allocation)
-/// or a string shared with the other elements of that name
-/// ([`SharedNames`]). 16 bytes (the id sits beside the pointer's niche),
-/// where a `&'static str` variant made it 24: it is in every stack entry.
-#[derive(Clone)]
-pub(crate) enum Name {
-    Known(u32),
-    Other(Arc<str>),
-}
-
-impl Name {
-    /// The empty name of a stack hole's placeholder (one shared string).
-    pub(crate) fn empty() -> Name {
-        static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
-        Name::Other(Arc::clone(EMPTY.get_or_init(|| Arc::from(""))))
-    }
-}
-
-/// The strings of element names outside the table (custom elements such
-/// as `emu-clause`, `c-`), shared by the elements that have them, so that
-/// opening one allocates nothing once its name was seen (issue 16: no
-/// allocation per token after warm-up). At most [`SharedNames::MAX`] names of
-/// at most [`SharedNames::LONGEST`] bytes are kept (forgotten all at once
-/// when full): a few KiB whatever the input; a longer name gets a string of
-/// its own. The set hashes with SipHash: names come from the input.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct SharedNames(std::collections::HashSet<Arc<str>>);
-
-impl SharedNames {
-    /// The most names kept.
-    const MAX: usize = 64;
-    /// The longest name kept, in bytes.
-    const LONGEST: usize = 32;
-
-    /// The shared string of `name`.
-    pub(crate) fn get(&mut self, name: &str) -> Arc<str> {
-        if let Some(s) = self.0.get(name) {
-            return Arc::clone(s);
-        }
-        let s: Arc<str> = Arc::from(name);
-        if name.len() <= SharedNames::LONGEST {
-            if self.0.len() >= SharedNames::MAX {
-                self.0.clear();
-            }
-            self.0.insert(Arc::clone(&s));
-        }
-        s
-    }
-}
-
-impl Name {
-    pub(crate) fn as_str(&self) -> &str {
-        match self {
-            Name::Known(k) => name(*k),
-            Name::Other(s) => s,
-        }
-    }
-}
-
-impl std::ops::Deref for Name {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl PartialEq for Name {
-    fn eq(&self, other: &Name) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl Eq for Name {}
-
-impl std::hash::Hash for Name {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state)
-    }
-}
-
-impl std::borrow::Borrow<str> for Name {
-    fn borrow(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl std::fmt::Debug for Name {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.as_str().fmt(f)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -591,8 +498,8 @@ mod tests {
                 _ => Namespace::MathMl,
             };
             assert_eq!(known(ns, name(id)), Some(id), "{}", name(id));
-            assert_eq!(Name::Known(id).as_str(), name(id));
         }
-        assert_eq!(std::mem::size_of::<Name>(), 16);
+        // A stack entry names its element by key (issue 16: memory per open element).
+        assert_eq!(std::mem::size_of::<crate::OpenElement>(), 24);
     }
 }

@@ -48,7 +48,35 @@ impl Default for ShadowOptions {
     }
 }
 
-/// One entry of the [stack of open elements](https://html.spec.whatwg.org/multipage/parsing.html#stack-of-open-elements).
+/// One entry of the [stack of open elements](https://html.spec.whatwg.org/multipage/parsing.html#stack-of-open-elements),
+/// as the stack keeps it: 24 bytes, the name a key (issue 16: memory per
+/// open element). [`Shadow::open_elements`] shows entries as [`OpenElementRef`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OpenElement {
+    pub(crate) id: NodeId,
+    /// The element's parent in the tree (a `template` stands for its contents).
+    pub(crate) parent: NodeId,
+    /// The name's key: a known name's id (`crate::names`, below
+    /// `names::COUNT`) or a key of the stack's table of other names; its
+    /// string is `Stack::name`.
+    pub(crate) key: u32,
+    /// Category bits (`tags::cat`).
+    pub(crate) cats: u16,
+    pub(crate) ns: Namespace,
+    /// The stack's index lists the element is in (`stack::index_lists` of
+    /// `cats`).
+    pub(crate) lists: u8,
+}
+
+impl<'a> OpenElementRef<'a> {
+    /// The view of an entry whose name is `name`.
+    pub(crate) fn new(e: &OpenElement, name: &'a str) -> OpenElementRef<'a> {
+        OpenElementRef { id: e.id, name, ns: e.ns }
+    }
+}
+
+/// An open element as [`Shadow::open_elements`] and [`Shadow::current_node`]
+/// show it: its id, local name and namespace.
 ///
 /// # Example
 /// ```
@@ -59,31 +87,22 @@ impl Default for ShadowOptions {
 /// let top = shadow.open_elements().last().unwrap();
 /// assert_eq!((top.name(), top.ns()), ("p", Namespace::Html));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpenElement {
-    pub(crate) id: NodeId,
-    pub(crate) name: crate::names::Name,
-    /// The known name's id (`crate::names`), or `u32::MAX`.
-    pub(crate) known: u32,
-    pub(crate) ns: Namespace,
-    /// The element's parent in the tree (a `template` stands for its contents).
-    pub(crate) parent: NodeId,
-    /// Category bits (`tags::cat`).
-    pub(crate) cats: u16,
-    /// The stack's index lists the element is in (`stack::index_lists` of
-    /// `cats`, kept in what was padding).
-    pub(crate) lists: u8,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenElementRef<'a> {
+    id: NodeId,
+    name: &'a str,
+    ns: Namespace,
 }
 
-impl OpenElement {
+impl<'a> OpenElementRef<'a> {
     /// The element's id (as in its [`Event::ElementOpened`](crate::Event::ElementOpened)).
-    /// Accessors of [`OpenElement`] share the type's example.
+    /// Accessors of [`OpenElementRef`] share the type's example.
     pub fn id(&self) -> NodeId {
         self.id
     }
     /// The local name (adjusted for SVG: `foreignObject`).
-    pub fn name(&self) -> &str {
-        &self.name
+    pub fn name(&self) -> &'a str {
+        self.name
     }
     /// The namespace.
     pub fn ns(&self) -> Namespace {
@@ -117,7 +136,7 @@ pub const INSERTED_ONCE: [&str; 1] = ["head"];
 ///     let t = TagToken::new(name, vec![]);
 ///     shadow.process_tree_token(TreeToken::StartTag(&t), Default::default(), &mut NoEvents);
 /// }
-/// let names: Vec<_> = shadow.open_elements().iter().map(|e| e.name()).collect();
+/// let names: Vec<_> = shadow.open_elements().map(|e| e.name()).collect();
 /// assert_eq!(names, ["html", "body", "div"]); // <div> closed the <p>
 /// ```
 ///
@@ -575,7 +594,7 @@ impl Shadow {
     /// let mut shadow = Shadow::new(ShadowOptions::default());
     /// shadow.process_tree_token(TreeToken::Text("x"), Default::default(), &mut NoEvents);
     /// shadow.finish(&mut NoEvents);
-    /// assert!(shadow.open_elements().is_empty());
+    /// assert!(shadow.open_elements().len() == 0);
     /// ```
     pub fn finish<E: EventSink + ?Sized>(&mut self, sink: &mut E) {
         self.finish_dyn(&mut Dyn(sink))
@@ -605,8 +624,11 @@ impl Shadow {
     /// shadow.process_tree_token(TreeToken::StartTag(&li), Default::default(), &mut NoEvents);
     /// assert_eq!(shadow.open_elements().len(), 3); // html body li: the second <li> closed the first
     /// ```
-    pub fn open_elements(&self) -> &[OpenElement] {
-        self.b.stack.view()
+    pub fn open_elements(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = OpenElementRef<'_>> + ExactSizeIterator + Clone + '_ {
+        let stack = &self.b.stack;
+        stack.view().iter().map(|e| stack.show(e))
     }
 
     /// The [current node](https://html.spec.whatwg.org/multipage/parsing.html#current-node)
@@ -623,8 +645,24 @@ impl Shadow {
     ///
     /// # Complexity
     /// O(1), also when [`Shadow::open_elements`] would have to copy the stack.
-    pub fn current_node(&self) -> Option<&OpenElement> {
-        self.b.stack.current()
+    pub fn current_node(&self) -> Option<OpenElementRef<'_>> {
+        self.b.stack.current().map(|e| self.b.stack.show(e))
+    }
+
+    /// The id of the [current node](https://html.spec.whatwg.org/multipage/parsing.html#current-node),
+    /// if any: [`Shadow::current_node`] without its name.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// let p = TagToken::new("p", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&p), Default::default(), &mut NoEvents);
+    /// assert_eq!(shadow.current_node_id(), shadow.current_node().map(|e| e.id()));
+    /// ```
+    #[inline]
+    pub fn current_node_id(&self) -> Option<NodeId> {
+        self.b.stack.current().map(|e| e.id)
     }
 
     /// The number of open elements, in O(1).
@@ -656,8 +694,8 @@ impl Shadow {
     ///     let div = TagToken::new("div", vec![]);
     ///     shadow.process_tree_token(TreeToken::StartTag(&div), Default::default(), &mut NoEvents);
     /// }
-    /// // At least its entry, slot and index entries per open element.
-    /// assert!(shadow.held_bytes() >= before + 1000 * 56);
+    /// // At least its entry (24 bytes), slot (8) and index entries per open element.
+    /// assert!(shadow.held_bytes() >= before + 1000 * 40);
     /// ```
     pub fn held_bytes(&self) -> usize {
         self.b.stack.held_bytes() + self.b.fmt.held_bytes()
@@ -841,7 +879,7 @@ impl Shadow {
     /// let mut shadow = Shadow::new(ShadowOptions::default());
     /// let form = TagToken::new("form", vec![]);
     /// shadow.process_tree_token(TreeToken::StartTag(&form), Default::default(), &mut NoEvents);
-    /// assert_eq!(shadow.form_element(), Some(shadow.open_elements()[2].id()));
+    /// assert_eq!(shadow.form_element(), Some(shadow.open_elements().nth(2).unwrap().id()));
     /// ```
     pub fn form_element(&self) -> Option<NodeId> {
         self.b.form
@@ -987,7 +1025,7 @@ impl<E: EventSink> ShadowSink<E> {
     /// ```
     /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink};
     /// let sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), NoEvents);
-    /// assert!(sink.shadow().open_elements().is_empty());
+    /// assert!(sink.shadow().open_elements().len() == 0);
     /// ```
     pub fn new(shadow: Shadow, events: E) -> ShadowSink<E> {
         ShadowSink { shadow, events }
@@ -1003,7 +1041,7 @@ impl<E: EventSink> ShadowSink<E> {
     /// tokenizer.feed(b"<p>", &mut sink);
     /// tokenizer.finish(&mut sink);
     /// sink.finish();
-    /// assert!(sink.shadow().open_elements().is_empty());
+    /// assert!(sink.shadow().open_elements().len() == 0);
     /// ```
     pub fn finish(&mut self) {
         self.shadow.finish(&mut self.events);
@@ -1041,7 +1079,7 @@ impl<E: EventSink> ShadowSink<E> {
     /// ```
     /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink};
     /// let (shadow, _events) = ShadowSink::new(Shadow::new(ShadowOptions::default()), NoEvents).into_parts();
-    /// assert!(shadow.open_elements().is_empty());
+    /// assert!(shadow.open_elements().len() == 0);
     /// ```
     pub fn into_parts(self) -> (Shadow, E) {
         (self.shadow, self.events)

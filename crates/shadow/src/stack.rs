@@ -21,9 +21,11 @@
 //! costs 4 bytes, and an element is in its name list and one to five
 //! category lists (a `table`; a `div` or `b` is in one or two, as a
 //! category that contains another lists only the difference: see [`index_lists`]),
-//! so an open element costs its entry, an 8-byte slot and 8 to 24 bytes of
-//! index (issue 16: the doubly linked lists this replaced
-//! cost 80 bytes of links per position). The adoption agency's rewrite of
+//! so an open element costs its 24-byte entry (its name a key: a known
+//! name's id, or a key of the stack's table of other names) and 8 to 24
+//! bytes of index (issue 16: the doubly linked lists this replaced cost 80
+//! bytes of links per position, and the entry was 40 bytes with an 8-byte
+//! slot beside it). A hole's placeholder keeps the other end of its run. The adoption agency's rewrite of
 //! the segment from the formatting element to the furthest block writes
 //! its new elements' positions into the entries the segment's elements had
 //! (see [`Stack::rewrite_segment`]).
@@ -32,7 +34,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::idhash::PosMap;
-use crate::names::{self, Name};
+use crate::names;
 use crate::tags::{cat, cats};
 use crate::work::tick;
 use crate::{Namespace, NodeId, OpenElement};
@@ -42,19 +44,6 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// The id of a hole's placeholder entry (never an element's id).
 const HOLE_ID: NodeId = NodeId(u64::MAX - 1);
-
-/// Bookkeeping of one position.
-#[derive(Debug, Clone, Copy)]
-struct Slot {
-    /// The element's name key ([`NONE`] for a hole).
-    key: u32,
-    /// For an element: the index of its name's list in `Stack::by_name`
-    /// (read when it is popped, without looking its key up). For a hole at
-    /// an end of its run of holes: the position of the other end.
-    run: u32,
-}
-
-const HOLE_SLOT: Slot = Slot { key: NONE, run: NONE };
 
 /// An index list: `Name(key)` or `Cat(c)` for category bit `c`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -68,7 +57,6 @@ enum List {
 pub(crate) struct Stack {
     /// Entries by position; holes hold a placeholder with [`HOLE_ID`].
     items: Vec<OpenElement>,
-    slots: Vec<Slot>,
     /// Number of elements (positions that are not holes).
     live: usize,
     /// Name keys per namespace: lowercased name → key.
@@ -81,8 +69,13 @@ pub(crate) struct Stack {
     /// list and references (a page uses a few dozen of the 486 known names:
     /// a table for all was 3.8 KiB per rewriter).
     known: Vec<KeyInfo>,
-    /// Per other name key (`names::COUNT` + i), likewise.
-    other: Vec<KeyInfo>,
+    /// Per other name key (`names::COUNT` + i), likewise, with its name.
+    other: Vec<OtherKey>,
+    /// The names of the elements whose name is not their key's string (a
+    /// foreign name with ASCII uppercase letters outside the Standard's
+    /// tables, which only `TagToken::new` can make: the tokenizer lowercases
+    /// tag names), by id; such an element has [`cat::CASED`].
+    cased: HashMap<NodeId, Box<str>>,
     /// Keys no longer in use, to be handed out again.
     free_keys: Vec<u32>,
     /// Per indexed category bit: the positions of the elements in its list
@@ -99,12 +92,12 @@ impl Default for Stack {
     fn default() -> Stack {
         Stack {
             items: Vec::new(),
-            slots: Vec::new(),
             live: 0,
             keys: Default::default(),
             by_name: Vec::new(),
             known: Vec::new(),
             other: Vec::new(),
+            cased: HashMap::new(),
             free_keys: Vec::new(),
             by_cat: Default::default(),
             index_bytes: 0,
@@ -112,6 +105,14 @@ impl Default for Stack {
             view: OnceLock::new(),
         }
     }
+}
+
+/// A name key past the known names: what the stack keeps for it, and the
+/// name (lowercase: the foreign end-tag steps compare lowercased names).
+#[derive(Debug, Clone, Default)]
+struct OtherKey {
+    info: KeyInfo,
+    name: Box<str>,
 }
 
 /// What the stack keeps per name key.
@@ -193,71 +194,30 @@ fn indexed(lists: u8) -> impl Iterator<Item = u32> {
 }
 
 impl OpenElement {
-    /// Makes an entry (inlined: the entry is then built in place in the
-    /// stack's vector instead of being returned and copied).
-    #[inline(always)]
-    pub(crate) fn new(id: NodeId, name: &str, ns: Namespace, parent: NodeId, annotation_xml_html: bool) -> OpenElement {
-        OpenElement::new_shared(id, name, names::known(ns, name), ns, parent, annotation_xml_html, |n| n.into())
-    }
-
-    /// [`OpenElement::new`] given `known`, what `names::known(ns, name)`
-    /// returns, taking the string of a name outside the table from `share`
-    /// ([`names::SharedNames::get`] on the hot path).
-    #[inline(always)]
-    pub(crate) fn new_shared(
-        id: NodeId,
-        name: &str,
-        known: Option<u32>,
-        ns: Namespace,
-        parent: NodeId,
-        annotation_xml_html: bool,
-        share: impl FnOnce(&str) -> std::sync::Arc<str>,
-    ) -> OpenElement {
-        debug_assert_eq!(known, names::known(ns, name));
-        if let Some(k) = known {
-            let cats = if annotation_xml_html { cats(ns, name, true) } else { names::cats_of(k) };
-            return OpenElement { id, name: Name::Known(k), known: k, ns, parent, cats, lists: index_lists(cats) };
-        }
-        // A foreign name in another case than the table's still gets the known key.
-        let known = match ns {
-            Namespace::Html => None,
-            _ => names::known_lowercase(ns, &key(ns, name)),
-        };
-        let cats = cats(ns, name, annotation_xml_html);
-        OpenElement {
-            id,
-            name: Name::Other(share(name)),
-            known: known.unwrap_or(NONE),
-            ns,
-            parent,
-            cats,
-            lists: index_lists(cats),
-        }
+    /// The entry of an element with a known name (`names::known`), which
+    /// needs nothing of the stack.
+    pub(crate) fn of_known(id: NodeId, key: u32, ns: Namespace, parent: NodeId) -> OpenElement {
+        debug_assert!((key as usize) < names::COUNT);
+        let cats = names::cats_of(key);
+        OpenElement { id, parent, key, cats, ns, lists: index_lists(cats) }
     }
 
     /// The placeholder of a hole.
     fn hole() -> OpenElement {
-        OpenElement {
-            id: HOLE_ID,
-            name: Name::empty(),
-            known: NONE,
-            ns: Namespace::Html,
-            parent: NodeId::DOCUMENT,
-            cats: 0,
-            lists: 0,
-        }
+        OpenElement { id: HOLE_ID, parent: NodeId::DOCUMENT, key: NONE, cats: 0, ns: Namespace::Html, lists: 0 }
     }
 
-    /// Whether this is the HTML element `name`.
-    pub(crate) fn is_html(&self, name: &str) -> bool {
-        self.ns == Namespace::Html && &*self.name == name
+    /// The known name's id (`names`), if the element has one.
+    #[inline(always)]
+    pub(crate) fn known(&self) -> Option<u32> {
+        ((self.key as usize) < names::COUNT).then_some(self.key)
     }
 
     /// Whether this is the element with known id `key` (`names::html` for HTML
     /// elements): known ids differ across namespaces, so the id alone says
     /// the namespace too.
     pub(crate) fn is_known(&self, key: u32) -> bool {
-        self.known == key
+        self.key == key
     }
 
     /// Whether the element has category bit `c`.
@@ -302,10 +262,7 @@ impl Stack {
     /// The heap bytes of the entries and their indexes, by capacity
     /// (the dominant per-element cost; see [`Shadow::held_bytes`](crate::Shadow::held_bytes)).
     pub(crate) fn held_bytes(&self) -> usize {
-        self.items.capacity() * std::mem::size_of::<OpenElement>()
-            + self.slots.capacity() * std::mem::size_of::<Slot>()
-            + self.index_bytes
-            + self.pos_of.held_bytes()
+        self.items.capacity() * std::mem::size_of::<OpenElement>() + self.index_bytes + self.pos_of.held_bytes()
     }
 
     pub(crate) fn live_len(&self) -> usize {
@@ -332,17 +289,28 @@ impl Stack {
 
     /// Whether the current node is the HTML element `name`.
     pub(crate) fn current_is(&self, name: &str) -> bool {
-        self.items.last().is_some_and(|e| e.is_html(name))
+        self.items.last().is_some_and(|e| self.is_html(e, name))
     }
 
     fn is_hole(&self, i: usize) -> bool {
-        self.slots[i].key == NONE
+        self.items[i].key == NONE
+    }
+
+    /// For a hole at an end of its run of holes: the position of the other
+    /// end, kept in its placeholder's `parent` (a hole has no parent).
+    fn run(&self, i: usize) -> usize {
+        self.items[i].parent.0 as usize
+    }
+
+    /// Sets what [`Stack::run`] reads.
+    fn set_run(&mut self, i: usize, other_end: usize) {
+        self.items[i].parent = NodeId(other_end as u64);
     }
 
     /// The first element position at or above `i` (or `end()`), skipping a run of holes in one step.
     fn live_from(&self, i: usize) -> usize {
         tick(1);
-        if i < self.items.len() && self.is_hole(i) { self.slots[i].run as usize + 1 } else { i }
+        if i < self.items.len() && self.is_hole(i) { self.run(i) + 1 } else { i }
     }
 
     /// The next element position above `i` (or `end()`).
@@ -354,7 +322,7 @@ impl Stack {
     pub(crate) fn below(&self, i: usize) -> Option<usize> {
         tick(1);
         let q = i.checked_sub(1)?;
-        if self.is_hole(q) { (self.slots[q].run as usize).checked_sub(1) } else { Some(q) }
+        if self.is_hole(q) { self.run(q).checked_sub(1) } else { Some(q) }
     }
 
     /// The positions of index list `list`.
@@ -382,7 +350,7 @@ impl Stack {
     /// Whether entry `p` of `list` is valid: `p` holds a member of the list.
     fn valid(&self, list: List, p: u32) -> bool {
         match list {
-            List::Name(k) => self.slots.get(p as usize).is_some_and(|s| s.key == k),
+            List::Name(k) => self.items.get(p as usize).is_some_and(|e| e.key == k),
             List::Cat(c) => self.items.get(p as usize).is_some_and(|e| e.lists & (1 << c) != 0),
         }
     }
@@ -401,8 +369,8 @@ impl Stack {
     /// [`Stack::clean_name`] given the list's index too.
     #[inline(always)]
     fn clean_name_list(&mut self, list: usize, k: u32) {
-        let slots = &self.slots;
-        drop_stale(&mut self.by_name[list], |q| slots.get(q).is_some_and(|s| s.key == k));
+        let items = &self.items;
+        drop_stale(&mut self.by_name[list], |q| items.get(q).is_some_and(|e| e.key == k));
     }
 
     /// [`Stack::clean_name`] for the list of category bit `c`.
@@ -430,7 +398,7 @@ impl Stack {
             }
             &mut self.known[k]
         } else {
-            &mut self.other[k - names::COUNT]
+            &mut self.other[k - names::COUNT].info
         }
     }
 
@@ -447,7 +415,7 @@ impl Stack {
     /// What the stack keeps for name key `key`, if anything.
     fn key_info_of(&self, key: u32) -> Option<&KeyInfo> {
         let k = key as usize;
-        if k < names::COUNT { self.known.get(k) } else { self.other.get(k - names::COUNT) }
+        if k < names::COUNT { self.known.get(k) } else { self.other.get(k - names::COUNT).map(|o| &o.info) }
     }
 
     /// Counts one more element with name key `key`; returns the index in
@@ -471,40 +439,121 @@ impl Stack {
         self.by_name.len() - 1
     }
 
-    /// The name key of `e`, made if new: its known id, else a key past `names::COUNT`.
+    /// The name of entry `e` of this stack (empty for a hole).
     #[inline]
-    fn intern(&mut self, e: &OpenElement) -> u32 {
-        if e.known != NONE { e.known } else { self.intern_other(e) }
+    pub(crate) fn name<'a>(&'a self, e: &OpenElement) -> &'a str {
+        let k = e.key as usize;
+        if k < names::COUNT && e.cats & cat::CASED == 0 {
+            return names::name(e.key);
+        }
+        self.name_slow(e)
     }
 
-    /// [`Stack::intern`] for a name not in the table.
+    /// [`Stack::name`] for a name outside the table or a cased one.
     #[inline(never)]
-    fn intern_other(&mut self, e: &OpenElement) -> u32 {
-        let (ns, name) = (e.ns, &*e.name);
-        let k = key(ns, name);
-        if let Some(&key) = self.keys[ns_index(ns)].get(&*k) {
+    fn name_slow<'a>(&'a self, e: &OpenElement) -> &'a str {
+        if e.cats & cat::CASED != 0 {
+            return self.cased.get(&e.id).map_or("", |n| n);
+        }
+        self.other.get((e.key as usize).wrapping_sub(names::COUNT)).map_or("", |o| &o.name)
+    }
+
+    /// The public view of entry `e`.
+    pub(crate) fn show<'a>(&'a self, e: &OpenElement) -> crate::OpenElementRef<'a> {
+        crate::OpenElementRef::new(e, self.name(e))
+    }
+
+    /// Whether `e` is the HTML element `name`.
+    pub(crate) fn is_html(&self, e: &OpenElement, name: &str) -> bool {
+        e.ns == Namespace::Html && self.name(e) == name
+    }
+
+    /// Pushes a new element `name` of namespace `ns` on top; `known` is what
+    /// `names::known(ns, name)` returns. Always inlined (the hot path: a
+    /// known name, its entry built in place).
+    #[inline(always)]
+    pub(crate) fn push_new(
+        &mut self,
+        id: NodeId,
+        name: &str,
+        known: Option<u32>,
+        ns: Namespace,
+        parent: NodeId,
+        annotation_xml_html: bool,
+    ) {
+        debug_assert_eq!(known, names::known(ns, name));
+        let e = match known {
+            Some(k) if !annotation_xml_html => OpenElement::of_known(id, k, ns, parent),
+            _ => self.new_entry(id, name, known, ns, parent, annotation_xml_html),
+        };
+        self.push(e);
+    }
+
+    /// [`Stack::push_new`]'s entry for a name outside the table (its key
+    /// made if new) or an HTML `annotation-xml`.
+    #[inline(never)]
+    fn new_entry(
+        &mut self,
+        id: NodeId,
+        name: &str,
+        known: Option<u32>,
+        ns: Namespace,
+        parent: NodeId,
+        annotation_xml_html: bool,
+    ) -> OpenElement {
+        let mut cats = cats(ns, name, annotation_xml_html);
+        let key = match known {
+            Some(k) => k,
+            None => {
+                let lower = key(ns, name);
+                // A foreign name in another case than the table's still gets the known key.
+                let known = match ns {
+                    Namespace::Html => None,
+                    _ => names::known_lowercase(ns, &lower),
+                };
+                match known {
+                    Some(k) => k,
+                    None => self.intern_other(ns, &lower),
+                }
+            }
+        };
+        let e = OpenElement { id, parent, key, cats, ns, lists: index_lists(cats) };
+        if self.name(&e) != name {
+            cats |= cat::CASED;
+            self.cased.insert(id, name.into());
+        }
+        OpenElement { cats, ..e }
+    }
+
+    /// The key of the name `name` (lowercase) of namespace `ns`, outside the
+    /// table: made if new.
+    fn intern_other(&mut self, ns: Namespace, name: &str) -> u32 {
+        if let Some(&key) = self.keys[ns_index(ns)].get(name) {
             return key;
         }
         let key = match self.free_keys.pop() {
             Some(key) => key,
             None => {
-                self.other.push(KeyInfo::default());
+                self.other.push(OtherKey::default());
                 (names::COUNT + self.other.len() - 1) as u32
             }
         };
-        self.keys[ns_index(ns)].insert(k.into_owned().into_boxed_str(), key);
+        self.other[key as usize - names::COUNT] = OtherKey { info: KeyInfo::default(), name: name.into() };
+        self.keys[ns_index(ns)].insert(name.into(), key);
         key
     }
 
     /// Drops one reference to the key of `e`; keeps a few hundred unused keys
     /// (the common tag names) and forgets the rest, so memory stays O(stack).
     #[inline(always)]
-    fn release(&mut self, key: u32, e: &OpenElement) {
+    fn release(&mut self, e: &OpenElement) {
+        let key = e.key;
         let in_use = names::COUNT + self.other.len() - self.free_keys.len();
         let refs = &mut self.key_info(key).refs;
         *refs -= 1;
         if *refs == 0 && key as usize >= names::COUNT && in_use > names::COUNT + 256 {
-            self.keys[ns_index(e.ns)].remove(&*crate::stack::key(e.ns, &e.name));
+            let name = std::mem::take(&mut self.other[key as usize - names::COUNT].name);
+            self.keys[ns_index(e.ns)].remove(&*name);
             self.free_keys.push(key);
         }
     }
@@ -517,7 +566,7 @@ impl Stack {
         tick(1);
         self.touched();
         let p = self.items.len() as u32;
-        let key = self.intern(&e);
+        let key = e.key;
         let list = self.add_ref(key);
         Stack::append(&mut self.by_name[list], p, &mut self.index_bytes);
         for c in indexed(e.lists) {
@@ -525,7 +574,6 @@ impl Stack {
         }
         self.pos_of.insert(e.id, p);
         self.items.push(e);
-        self.slots.push(Slot { key, run: list as u32 });
         self.live += 1;
     }
 
@@ -537,25 +585,24 @@ impl Stack {
         tick(1);
         self.touched();
         let e = self.items.pop().expect("non-empty");
-        let slot = self.slots.pop().expect("non-empty");
         self.pos_of.remove(&e.id);
         self.live -= 1;
         // The current node stays at the top: drop the run of holes below it.
-        if let Some(last) = self.slots.last()
+        if let Some(last) = self.items.last()
             && last.key == NONE
         {
-            let start = last.run as usize;
+            let start = self.run(self.items.len() - 1);
             tick(self.items.len() - start);
             self.items.truncate(start);
-            self.slots.truncate(start);
         }
         // It was the last entry of each list it is in: those entries go,
         // with the stale ones under them.
-        self.clean_name_list(slot.run as usize, slot.key);
+        self.clean_name(e.key);
         for c in indexed(e.lists) {
             self.clean_cat(c);
         }
-        self.release(slot.key, &e);
+        self.release(&e);
+        self.forget_cased(&e);
         Some(e)
     }
 
@@ -568,24 +615,32 @@ impl Stack {
         tick(1);
         self.touched();
         let e = std::mem::replace(&mut self.items[i], OpenElement::hole());
-        let Slot { key, run: list } = std::mem::replace(&mut self.slots[i], HOLE_SLOT);
         self.pos_of.remove(&e.id);
         self.live -= 1;
         self.join_holes(i, i);
-        self.clean_name_list(list as usize, key);
+        self.clean_name(e.key);
         for c in indexed(e.lists) {
             self.clean_cat(c);
         }
-        self.release(key, &e);
+        self.release(&e);
+        self.forget_cased(&e);
         e
+    }
+
+    /// Forgets the name of `e` if it was cased (it left the stack).
+    #[inline(always)]
+    fn forget_cased(&mut self, e: &OpenElement) {
+        if e.cats & cat::CASED != 0 {
+            self.cased.remove(&e.id);
+        }
     }
 
     /// Records the holes `lo..=hi` as one run with the runs just below and above.
     fn join_holes(&mut self, lo: usize, hi: usize) {
-        let start = if lo > 0 && self.is_hole(lo - 1) { self.slots[lo - 1].run as usize } else { lo };
-        let end = if hi + 1 < self.items.len() && self.is_hole(hi + 1) { self.slots[hi + 1].run as usize } else { hi };
-        self.slots[start].run = end as u32;
-        self.slots[end].run = start as u32;
+        let start = if lo > 0 && self.is_hole(lo - 1) { self.run(lo - 1) } else { lo };
+        let end = if hi + 1 < self.items.len() && self.is_hole(hi + 1) { self.run(hi + 1) } else { hi };
+        self.set_run(start, end);
+        self.set_run(end, start);
     }
 
     /// Replaces the elements at positions `lo..=hi` by `new` (bottom first):
@@ -618,20 +673,18 @@ impl Stack {
         for &p in &old {
             tick(1);
             let e = std::mem::replace(&mut self.items[p], OpenElement::hole());
-            let key = std::mem::replace(&mut self.slots[p], HOLE_SLOT).key;
-            lists.push(List::Name(key));
+            lists.push(List::Name(e.key));
             lists.extend(indexed(e.lists).map(List::Cat));
             self.pos_of.remove(&e.id);
-            left.push((key, e));
+            left.push(e);
         }
         self.live -= old.len();
         let first = hi + 1 - new.len();
+        let kept: Vec<NodeId> = new.iter().map(|e| e.id).collect();
         for (j, e) in new.into_iter().enumerate() {
             tick(1);
             let p = first + j;
-            let key = self.intern(&e);
-            let list = self.add_ref(key);
-            self.slots[p] = Slot { key, run: list as u32 };
+            self.add_ref(e.key);
             self.pos_of.insert(e.id, p as u32);
             self.items[p] = e;
             self.live += 1;
@@ -645,8 +698,11 @@ impl Stack {
             self.rewrite_entries(list, lo, first, hi);
         }
         // Keys are released once the lists no longer need them.
-        for (key, e) in left {
-            self.release(key, &e);
+        for e in left {
+            self.release(&e);
+            if !kept.contains(&e.id) {
+                self.forget_cased(&e);
+            }
         }
     }
 
@@ -691,7 +747,17 @@ impl Stack {
     fn compact(&mut self) {
         tick(self.items.len());
         let items = std::mem::take(&mut self.items);
-        *self = Stack::default();
+        // The keys (and the names of cased elements) stay; the positions,
+        // the index lists and the keys' counts are made again.
+        let keys = std::mem::take(&mut self.keys);
+        let mut known = std::mem::take(&mut self.known);
+        let mut other = std::mem::take(&mut self.other);
+        let free_keys = std::mem::take(&mut self.free_keys);
+        let cased = std::mem::take(&mut self.cased);
+        for info in known.iter_mut().chain(other.iter_mut().map(|o| &mut o.info)) {
+            *info = KeyInfo::default();
+        }
+        *self = Stack { keys, known, other, free_keys, cased, ..Stack::default() };
         for e in items {
             if e.id != HOLE_ID {
                 self.push(e);
@@ -792,11 +858,8 @@ impl Stack {
                 i += 1;
             }
             let end = i - 1;
-            if self.slots[start].run as usize != end || self.slots[end].run as usize != start {
-                return Err(format!(
-                    "run of holes {start}..={end} has ends {} and {}",
-                    self.slots[start].run, self.slots[end].run
-                ));
+            if self.run(start) != end || self.run(end) != start {
+                return Err(format!("run of holes {start}..={end} has ends {} and {}", self.run(start), self.run(end)));
             }
         }
         // Every list is in order, ends with a valid entry, and its valid
@@ -820,19 +883,19 @@ impl Stack {
         };
         // The key of an element, looked up afresh.
         let key_of = |e: &OpenElement| {
-            let k = key(e.ns, &e.name);
+            let k = key(e.ns, self.name(e));
             names::known_lowercase(e.ns, &k).or_else(|| self.keys[ns_index(e.ns)].get(&*k).copied())
         };
         for &i in &live {
-            if key_of(&self.items[i]) != Some(self.slots[i].key) {
+            if key_of(&self.items[i]) != Some(self.items[i].key) {
                 return Err(format!("{i}: wrong key"));
             }
-            if self.items[i].lists != index_lists(self.items[i].cats) {
+            if self.items[i].lists != index_lists(self.items[i].cats & !cat::CASED) {
                 return Err(format!("{i}: wrong index lists"));
             }
         }
         for k in 0..(names::COUNT + self.other.len()) as u32 {
-            let refs = live.iter().filter(|&&i| self.slots[i].key == k).count();
+            let refs = live.iter().filter(|&&i| self.items[i].key == k).count();
             let info = self.key_info_of(k).copied().unwrap_or_default();
             if refs != info.refs as usize {
                 return Err(format!("key {k}: {} refs, {refs} elements", info.refs));

@@ -33,7 +33,7 @@ pub(crate) const IN_CELL_CLOSING_END: &[&str] = &["table", "tbody", "tfoot", "th
 impl Builder {
     fn clear_stack_back_to<S: EventSink + ?Sized>(&mut self, s: &mut S, names: &[&str]) {
         while let Some(e) = self.stack.current() {
-            if e.ns == Namespace::Html && names.contains(&e.name()) {
+            if e.ns == Namespace::Html && names.contains(&self.stack.name(e)) {
                 break;
             }
             let c = self.implied();
@@ -76,7 +76,8 @@ impl Builder {
     /// `thead`, `tr`) rather than being foster-parented.
     pub(crate) fn current_takes_table_text(&self) -> bool {
         self.stack.current().is_some_and(|e| {
-            e.ns == Namespace::Html && matches!(e.name(), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
+            e.ns == Namespace::Html
+                && matches!(self.stack.name(e), "table" | "tbody" | "template" | "tfoot" | "thead" | "tr")
         })
     }
 

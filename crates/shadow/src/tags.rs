@@ -30,6 +30,9 @@ pub(crate) mod cat {
     pub const IMPLIED_END: u16 = 1 << 10;
     /// An HTML element popped by "generate all implied end tags thoroughly" (not indexed).
     pub const IMPLIED_END_THOROUGHLY: u16 = 1 << 11;
+    /// Not a category: the element's name is not its key's string (see
+    /// `Stack::cased`), set by the stack.
+    pub const CASED: u16 = 1 << 12;
     /// The number of category bits that get an index of the stack.
     pub const INDEXED: usize = 8;
 }

@@ -2,7 +2,7 @@
 //! the events, the raw bytes of every token, and the stack of open elements after each start tag.
 
 use htrewrite_shadow::{
-    CloseCause, Event, EventSink, Namespace, OpenElement, OwnedEvent, Shadow, ShadowOptions, ShadowSink,
+    CloseCause, Event, EventSink, Namespace, OpenElementRef, OwnedEvent, Shadow, ShadowOptions, ShadowSink,
 };
 use htrewrite_tokenizer::{Feedback, ParseError, TextMode, Token, TokenKind, TokenSink, Tokenizer};
 
@@ -50,9 +50,8 @@ pub struct Run {
 }
 
 /// The stack of open elements as `html body svg:svg math:mi p`.
-pub fn stack_string(stack: &[OpenElement]) -> String {
+pub fn stack_string<'a>(stack: impl Iterator<Item = OpenElementRef<'a>>) -> String {
     let names: Vec<String> = stack
-        .iter()
         .map(|e| match e.ns() {
             Namespace::Html => e.name().to_owned(),
             Namespace::Svg => format!("svg:{}", e.name()),
