@@ -49,7 +49,29 @@ pub(crate) enum Entry {
     Element(Box<FormattingElement>),
     /// A removed element's name key and signature: its index entries may stay
     /// behind (stale) below the top of their lists until its position is popped.
-    Dead(u32, Option<u64>),
+    Dead(Tomb),
+}
+
+/// What a tombstone keeps: a name key and an optional signature, in 16
+/// bytes with the entry's tag (the bool's spare values hold it), where
+/// `(u32, Option<u64>)` made every entry 24 (issue 16: an open table cell
+/// holds a marker entry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tomb {
+    key: u32,
+    signed: bool,
+    sig: u64,
+}
+
+impl Tomb {
+    fn new(key: u32, sig: Option<u64>) -> Tomb {
+        Tomb { key, signed: sig.is_some(), sig: sig.unwrap_or(0) }
+    }
+
+    /// The name key and the signature.
+    fn parts(self) -> (u32, Option<u64>) {
+        (self.key, self.signed.then_some(self.sig))
+    }
 }
 
 /// The positions of the elements with one name, and whether they all have
@@ -260,9 +282,10 @@ impl FormattingList {
                 self.unindex(f.key, f.sig, top);
                 self.pos_of.remove(&f.id);
             }
-            Entry::Dead(key, sig) => {
+            Entry::Dead(tomb) => {
                 self.dead -= 1;
-                self.unindex(*key, *sig, top);
+                let (key, sig) = tomb.parts();
+                self.unindex(key, sig, top);
             }
         }
         Some(e)
@@ -314,7 +337,7 @@ impl FormattingList {
             }
             return;
         }
-        let dead = Entry::Dead(f.key, f.sig);
+        let dead = Entry::Dead(Tomb::new(f.key, f.sig));
         let Entry::Element(f) = std::mem::replace(&mut self.entries[i], dead) else { unreachable!() };
         self.dead += 1;
         self.pos_of.remove(&f.id);
@@ -351,7 +374,8 @@ impl FormattingList {
         }
         if let Some(Entry::Dead(..)) = self.entries.get(i) {
             // A tombstone between the neighbours: take its place.
-            let Entry::Dead(key, sig) = std::mem::replace(&mut self.entries[i], Entry::Marker) else { unreachable!() };
+            let Entry::Dead(tomb) = std::mem::replace(&mut self.entries[i], Entry::Marker) else { unreachable!() };
+            let (key, sig) = tomb.parts();
             self.dead -= 1;
             self.drop_stale(key, sig, i as u32);
             let Entry::Element(f) = &e else { unreachable!("only elements are inserted") };

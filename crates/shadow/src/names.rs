@@ -501,5 +501,7 @@ mod tests {
         }
         // A stack entry names its element by key (issue 16: memory per open element).
         assert_eq!(std::mem::size_of::<crate::OpenElement>(), 24);
+        // So is an entry of the list of active formatting elements (each open cell holds a marker).
+        assert_eq!(std::mem::size_of::<crate::formatting::Entry>(), 16);
     }
 }
