@@ -142,8 +142,46 @@ struct Rules {
     eof: bool,
 }
 
-/// The shared decoding loop.
+/// The shared decoding loop, after the common case: a short value that is
+/// all ASCII without a byte any rule stops at is itself ([`plain`]; the
+/// loop would find no needle and borrow it the same way — proven by the
+/// tests `plain_values_decode_as_themselves` and `plain_rejects_every_needle`).
+#[inline]
 fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>, spare: Option<&mut String>) -> Cow<'a, str> {
+    if raw.len() <= PLAIN_LONGEST && plain(raw) {
+        return utf8_lossy(raw);
+    }
+    decode_loop(raw, rules, err, spare)
+}
+
+/// The longest value [`plain`] is tried on: past it `memchr` finds the
+/// needles faster than a word-at-a-time check (most text tokens and
+/// attribute values are shorter).
+const PLAIN_LONGEST: usize = 64;
+
+/// Whether `raw` is all ASCII and holds none of the bytes a decoding rule
+/// may stop at (`&`, CR, NUL, `<`), read eight bytes at a time.
+fn plain(raw: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `w` (all below 0x80) equals `b`.
+    let has = |w: u64, b: u8| {
+        let v = w ^ (LO * u64::from(b));
+        v.wrapping_sub(LO) & !v & HI != 0
+    };
+    let mut words = raw.chunks_exact(8);
+    for c in &mut words {
+        let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        if w & HI != 0 || has(w, b'&') || has(w, b'\r') || has(w, 0) || has(w, b'<') {
+            return false;
+        }
+    }
+    words.remainder().iter().all(|&b| b.is_ascii() && !matches!(b, b'&' | b'\r' | 0 | b'<'))
+}
+
+/// [`decode`] without its common case: every byte the rules stop at is
+/// found with `memchr`.
+fn decode_loop<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>, spare: Option<&mut String>) -> Cow<'a, str> {
     let mut err = err;
     let mut spare = spare;
     // The bytes to stop at. Those that only cause errors are skipped when
@@ -351,6 +389,80 @@ impl Finder {
 mod tests {
     use super::*;
     use ParseErrorCode::*;
+
+    /// Every rule set the decoders use, with and without an error listener.
+    fn all_rules() -> Vec<Rules> {
+        let mut out = Vec::new();
+        for eof in [false, true] {
+            for references in [None, Some(ReturnState::Text), Some(ReturnState::AttributeValue)] {
+                for null in [Null::Kept, Null::KeptWithError, Null::Replaced] {
+                    for less_than in [false, true] {
+                        out.push(Rules { references, null, less_than, eof });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The common case of `decode` gives what the loop gives, with the
+    /// same errors (none), on values made of plain bytes and of the bytes
+    /// that need work, up to past `PLAIN_LONGEST`.
+    #[test]
+    fn plain_values_decode_as_themselves() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        // Pieces: plain bytes (most of them, so that many values are plain
+        // and long), and the bytes and references that need work.
+        let mut pieces: Vec<&[u8]> = vec![b"a"; 24];
+        pieces.extend([&b" "[..], b"\n", b"\t", b";", b"#", b"x", b"1", b">"]);
+        pieces.extend([
+            &b"&"[..],
+            b"&amp;",
+            b"&lt",
+            b"&#65;",
+            b"&#x41;",
+            b"&notin",
+            b"\r",
+            b"\r\n",
+            b"\0",
+            b"<",
+            b"</",
+        ]);
+        pieces.extend([&b"\xC3\xA9"[..], b"\xC3", b"\xFF"]);
+        let mut runner = TestRunner::new(Config { cases: 3000, ..Config::default() });
+        let strategy = proptest::collection::vec(proptest::sample::select(pieces), 0..(PLAIN_LONGEST + 20));
+        runner
+            .run(&strategy, |pieces| {
+                let raw = pieces.concat();
+                for rules in all_rules() {
+                    let (mut fast_errors, mut loop_errors) = (Vec::new(), Vec::new());
+                    let fast = decode(&raw, rules, Some(&mut |e, r| fast_errors.push((e, r))), None);
+                    let slow = decode_loop(&raw, rules, Some(&mut |e, r| loop_errors.push((e, r))), None);
+                    prop_assert_eq!(&fast, &slow);
+                    prop_assert_eq!(matches!(fast, Cow::Borrowed(_)), matches!(slow, Cow::Borrowed(_)));
+                    prop_assert_eq!(fast_errors, loop_errors);
+                }
+                Ok(())
+            })
+            .expect("the common case agrees with the loop");
+    }
+
+    /// `plain` refuses a value with any needle or non-ASCII byte, at every
+    /// position of values of every length up to 24 (the words and the tail).
+    #[test]
+    fn plain_rejects_every_needle() {
+        for len in 1..=24 {
+            for at in 0..len {
+                for b in [b'&', b'\r', 0, b'<', 0x80, 0xC3, 0xFF] {
+                    let mut raw = vec![b'a'; len];
+                    raw[at] = b;
+                    assert!(!plain(&raw), "{raw:?}");
+                }
+            }
+            assert!(plain(&vec![b'a'; len]));
+        }
+    }
 
     /// Which decoder a case runs.
     #[derive(Debug, Clone, Copy)]
