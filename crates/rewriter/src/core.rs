@@ -1412,24 +1412,29 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     ) {
         let mut m = Mutations::default();
         let ctx = ContextOwned::of(mode, &self.mode_name);
-        let view_doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
-        for &g in groups {
-            for h in &mut self.rules[g as usize].text {
-                let mut c = TextChunk { text, raw, mode, last, span, ctx: ctx.get(), doc: view_doc, m: &mut m };
-                if let Err(e) = h(&mut c) {
-                    self.error = Some(RewritingError::Handler(e));
-                    return;
+        // One chunk for every handler (they see each other's edits through it).
+        let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+        let mut c = TextChunk { text, raw, mode, last, span, ctx: ctx.get(), doc, m: &mut m };
+        let failed = 'run: {
+            for &g in groups {
+                for h in &mut self.rules[g as usize].text {
+                    if let Err(e) = h(&mut c) {
+                        break 'run Some(e);
+                    }
                 }
             }
-        }
-        if doc_handlers {
-            for h in &mut self.doc.text {
-                let mut c = TextChunk { text, raw, mode, last, span, ctx: ctx.get(), doc: view_doc, m: &mut m };
-                if let Err(e) = h(&mut c) {
-                    self.error = Some(RewritingError::Handler(e));
-                    return;
+            if doc_handlers {
+                for h in &mut self.doc.text {
+                    if let Err(e) = h(&mut c) {
+                        break 'run Some(e);
+                    }
                 }
             }
+            None
+        };
+        if let Some(e) = failed {
+            self.error = Some(RewritingError::Handler(e));
+            return;
         }
         self.apply_mutations(m, raw, ctx.get());
     }
