@@ -40,6 +40,17 @@ pub(crate) type RuleGroups = SmallVec<[u32; 1]>;
 /// the largest allocation with 64 KiB chunks). 8 KiB, `BufWriter`'s default.
 const FLUSH_AT: usize = 8 * 1024;
 
+/// Bytes of the current token written as they are, after `out[..at]`
+/// ([`Core::direct`]).
+#[derive(Debug)]
+pub(crate) struct Direct {
+    at: usize,
+    /// The bytes: a range of the token's raw bytes.
+    range: std::ops::Range<usize>,
+    /// The number of slot marks placed before them.
+    marks: usize,
+}
+
 /// One recorded shadow event the rewriter cares about.
 #[derive(Debug)]
 enum Action {
@@ -364,6 +375,13 @@ pub(crate) struct Core<'h, K: HandlerKind> {
 
     /// Output staged for the sink.
     pub(crate) out: Vec<u8>,
+    /// Bytes of the current token that go out after `out[..at]`, handed to
+    /// the sink from the token instead of copied ([`Core::emit_token_bytes`]).
+    pub(crate) direct: Option<Direct>,
+    /// The staged output's size at which [`Feed`] hands it over after a
+    /// token: [`FLUSH_AT`], 0 while `direct` waits (one comparison a token
+    /// for both).
+    pub(crate) flush_at: usize,
     /// Slot marks in `out`, and slots made and given up since the last flush.
     pub(crate) slot_log: SlotLog,
     /// The number of the next slot a handler makes.
@@ -450,6 +468,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             mode,
             mode_name: String::new(),
             out: Vec::new(),
+            direct: None,
+            flush_at: FLUSH_AT,
             slot_log: SlotLog::default(),
             next_slot: 0,
             tail: Tail::default(),
@@ -537,17 +557,75 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     fn emit(&mut self, bytes: &[u8]) {
+        debug_assert!(self.direct.is_none(), "nothing is written after a token's direct bytes");
         if self.suppress.is_none() && !bytes.is_empty() {
             self.out.extend_from_slice(bytes);
+        }
+    }
+
+    /// Writes `raw[range]`, the current token's bytes `raw`, as the token's
+    /// last output: a piece of [`FLUSH_AT`] bytes or more is not copied but
+    /// recorded in [`Core::direct`], and [`Feed`] hands it to the sink from
+    /// the token after the output staged before it, so that a long token
+    /// (a 100 KB comment or script) is held once, by the tokenizer, and not
+    /// a second time in the staged output (issue 16: peak heap on pages
+    /// with long tokens).
+    #[inline(always)]
+    fn emit_token_bytes(&mut self, raw: &[u8], range: std::ops::Range<usize>) {
+        if range.len() >= FLUSH_AT {
+            self.emit_long(raw, range);
+        } else {
+            self.emit(&raw[range]);
+        }
+    }
+
+    /// [`Core::emit_token_bytes`] for all of the token's bytes.
+    #[inline(always)]
+    fn emit_token_raw(&mut self, raw: &[u8]) {
+        if raw.len() >= FLUSH_AT {
+            self.emit_long(raw, 0..raw.len());
+        } else {
+            self.emit(raw);
+        }
+    }
+
+    /// [`Core::emit_token_bytes`] for a long piece (rare: out of the token path).
+    #[cold]
+    #[inline(never)]
+    fn emit_long(&mut self, raw: &[u8], range: std::ops::Range<usize>) {
+        if self.suppress.is_none() && self.direct.is_none() {
+            self.direct = Some(Direct { at: self.out.len(), range, marks: self.slot_log.marks.len() });
+            self.flush_at = 0;
+        } else {
+            self.emit(&raw[range]);
+        }
+    }
+
+    /// Puts the direct bytes of token `raw` ([`Core::direct`]) into the
+    /// staged output at their place: before what was staged since, and
+    /// before the slot marks placed since (those placed before stay before,
+    /// even at the same offset).
+    pub(crate) fn stage_direct(&mut self, raw: &[u8]) {
+        if let Some(Direct { at, range, marks }) = self.direct.take() {
+            let bytes = &raw[range];
+            self.out.splice(at..at, bytes.iter().copied());
+            for (pos, _) in &mut self.slot_log.marks[marks..] {
+                *pos += bytes.len();
+            }
         }
     }
 
     /// The output staged for the sink, which the caller writes and clears,
     /// with its slot log; its last bytes are kept first, for [`join_guard`].
     pub(crate) fn staged(&mut self) -> Staged<'_> {
+        self.staged_then(&[])
+    }
+
+    /// [`Core::staged`] with bytes `then` to write after it, as they are.
+    pub(crate) fn staged_then<'a>(&'a mut self, then: &'a [u8]) -> Staged<'a> {
         let tail = self.tail;
-        self.tail = self.tail.then(&self.out);
-        Staged { bytes: &mut self.out, log: &mut self.slot_log, tail, encoding: self.encoding }
+        self.tail = self.tail.then(&self.out).then(then);
+        Staged { bytes: &mut self.out, log: &mut self.slot_log, tail, encoding: self.encoding, then }
     }
 
     /// Places a slot mark at the end of the output: an opening mark in
@@ -830,7 +908,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         if !self.token_done {
             self.token_done = true;
-            self.emit(t.raw());
+            self.emit_token_raw(t.raw());
         }
         self.after_token(t, fb);
         fb
@@ -1278,7 +1356,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if end > start {
             self.cursor = end;
             let base = t.span().start;
-            self.emit(&t.raw()[(start - base) as usize..(end - base) as usize]);
+            let range = (start - base) as usize..(end - base) as usize;
+            if end == t.span().end {
+                // The token's last piece: nothing is written after it.
+                self.emit_token_bytes(t.raw(), range);
+            } else {
+                self.emit(&t.raw()[range]);
+            }
         }
     }
 
@@ -1780,6 +1864,8 @@ pub(crate) struct Staged<'a> {
     pub(crate) log: &'a mut SlotLog,
     pub(crate) tail: Tail,
     pub(crate) encoding: &'static Encoding,
+    /// Bytes written after `bytes` as they are (a long token's, not copied).
+    pub(crate) then: &'a [u8],
 }
 
 /// Feeds tokens of one chunk into the core.
@@ -1794,7 +1880,14 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
     fn token(&mut self, t: &Token<'_>) -> Feedback {
         if self.core.error.is_some() || self.core.settled {
             if self.pass_through || self.core.settled {
-                self.core.out.extend_from_slice(t.raw());
+                if t.raw().len() >= FLUSH_AT && self.core.slot_log.is_empty() {
+                    // A long token is handed over from where it is (see `Core::direct`).
+                    if let Err(e) = (self.flush)(self.core.staged_then(t.raw())) {
+                        self.core.fail(e);
+                    }
+                } else {
+                    self.core.out.extend_from_slice(t.raw());
+                }
                 self.flush_if_full();
             }
             return Feedback::default();
@@ -1804,6 +1897,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             self.core.try_settle();
         }
         if self.core.error.is_some() && self.pass_through {
+            self.core.stage_direct(t.raw());
             // The failing token's own bytes (and a text node held with it): pass them through.
             let unwritten = self.core.take_unwritten();
             if !unwritten.is_empty() {
@@ -1813,17 +1907,48 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             }
             self.core.token_done = true;
         }
-        self.flush_if_full();
+        // `flush_at` is 0 while the token's direct bytes wait.
+        if self.core.out.len() >= self.core.flush_at {
+            self.flush_full(t);
+        }
         fb
     }
 }
 
 impl<K: HandlerKind> Feed<'_, '_, K> {
+    /// After token `t`: its direct bytes, if any ([`Core::direct`]), then
+    /// the staged output once [`FLUSH_AT`] bytes are staged.
+    #[inline(never)]
+    fn flush_full(&mut self, t: &Token<'_>) {
+        if self.core.direct.is_some() {
+            self.write_direct(t);
+        }
+        self.core.flush_at = FLUSH_AT;
+        self.flush_if_full();
+    }
+
     /// Hands the staged output to the sink once [`FLUSH_AT`] bytes are staged.
     #[inline(always)]
     fn flush_if_full(&mut self) {
         if self.core.out.len() >= FLUSH_AT {
             self.flush();
+        }
+    }
+
+    /// Hands the staged output and then the direct bytes of token `t`
+    /// ([`Core::direct`], the token's last output) to the sink; after a
+    /// failure, or with slot marks staged, the direct bytes are staged
+    /// instead (what the rewriter does then reads the staged output).
+    #[cold]
+    #[inline(never)]
+    fn write_direct(&mut self, t: &Token<'_>) {
+        if self.core.error.is_some() || !self.core.slot_log.is_empty() {
+            return self.core.stage_direct(t.raw());
+        }
+        let Some(Direct { at, range, .. }) = self.core.direct.take() else { return };
+        debug_assert_eq!(at, self.core.out.len(), "nothing is staged after a token's direct bytes");
+        if let Err(e) = (self.flush)(self.core.staged_then(&t.raw()[range])) {
+            self.core.fail(e);
         }
     }
 

@@ -131,9 +131,25 @@ impl<O: OutputSink> Out<O> {
     #[inline(always)]
     fn deliver(&mut self, staged: Staged<'_>) -> Result<(), RewritingError> {
         if self.held.is_none() && staged.log.is_empty() {
-            return self.deliver_bytes(staged.bytes).map_err(RewritingError::Output);
+            self.deliver_bytes(staged.bytes).map_err(RewritingError::Output)?;
+            return self.deliver_slice(staged.then).map_err(RewritingError::Output);
         }
         self.deliver_held(staged)
+    }
+
+    /// Hands `bytes` (tokenizer bytes) to the sink, as [`Out::deliver_bytes`].
+    fn deliver_slice(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        match self.utf16 {
+            None => self.sink.write(bytes),
+            Some(big_endian) => {
+                self.scratch.clear();
+                intermediate_to_utf16(bytes, big_endian, &mut self.scratch);
+                self.sink.write(&self.scratch)
+            }
+        }
     }
 
     /// Hands `buf` (tokenizer bytes) to the sink and clears it.
@@ -156,7 +172,9 @@ impl<O: OutputSink> Out<O> {
     /// [`Out::deliver`] once slots exist.
     #[inline(never)]
     fn deliver_held(&mut self, staged: Staged<'_>) -> Result<(), RewritingError> {
-        let Staged { bytes, log, tail, encoding } = staged;
+        let Staged { bytes, log, tail, encoding, then } = staged;
+        // Held output takes the bytes after the staged ones (a copy: rare).
+        bytes.extend_from_slice(then);
         let held = self.held.get_or_insert_with(|| Box::new(Held::new(encoding, tail)));
         let mut w = writer(&mut self.sink, self.utf16_doc, &mut self.scratch);
         let result = held.push(bytes, log, &mut w);

@@ -1,0 +1,196 @@
+//! Tokens longer than the staged output's flush size (8 KiB: a comment, a
+//! text node, script data, a CDATA section, an attribute value) are handed
+//! to the sink from the token instead of copied into the staged output
+//! (issue 16, peak heap on pages with long tokens). Each case rewrites one
+//! document made of such tokens and markup, with its settings, whole, split
+//! at every byte and at three seeded random points, and also in chunks of
+//! 1 KiB, 8,191, 8,192 and 8,193 bytes, and expects one output: the input
+//! itself where nothing is edited, the edited document where something is.
+//! The deferred case holds output behind a pending slot (the long tokens'
+//! bytes are then staged, not handed over) and fills it after the input.
+
+mod common;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use common::{Chunking, chunkings, show};
+use htrewrite::{ContentType, OnError, Rewriter, Settings, Slot};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+/// The document: every kind of long token, between elements the cases edit.
+fn document() -> String {
+    let mut d = String::from("<!DOCTYPE html><html><head><title>t</title></head><body><p class=a>");
+    d.push_str(&"text ".repeat(2_000));
+    d.push_str("<!--");
+    d.push_str(&"c".repeat(20_000));
+    d.push_str("--><script>");
+    d.push_str(&"var s = 1 < 2;\n".repeat(1_000));
+    d.push_str("</script><p title=\"");
+    d.push_str(&"v".repeat(9_000));
+    d.push_str("\">");
+    d.push_str(&"&amp;".repeat(2_000));
+    d.push_str("<svg><![CDATA[");
+    d.push_str(&"d".repeat(9_000));
+    d.push_str("]]></svg><p>end");
+    d
+}
+
+/// Every chunking of [`chunkings`] and the chunk sizes around the flush size.
+fn all_chunkings(doc: &str, name: &str) -> Vec<(String, Vec<Vec<u8>>)> {
+    let mut out: Vec<(String, Vec<Vec<u8>>)> = chunkings(name)
+        .into_iter()
+        .map(|c: Chunking| (c.to_string(), c.chunks(doc.as_bytes()).into_iter().map(<[u8]>::to_vec).collect()))
+        .collect();
+    for n in [1024, 8191, 8192, 8193] {
+        out.push((format!("chunks of {n}"), doc.as_bytes().chunks(n).map(<[u8]>::to_vec).collect()));
+    }
+    out
+}
+
+/// Rewrites the document with `settings()` in every chunking; each output
+/// must be `expected`.
+fn check(name: &str, settings: impl Fn() -> Settings<'static>, expected: &str) -> Result<(), Failed> {
+    let doc = document();
+    let mut failures = Vec::new();
+    for (how, chunks) in all_chunkings(&doc, name) {
+        let mut output = Vec::new();
+        let result = (|| {
+            let mut rw = Rewriter::new(settings(), |c: &[u8]| output.extend_from_slice(c))?;
+            for c in &chunks {
+                rw.write(c)?;
+            }
+            rw.end().map(|_| ())
+        })();
+        if let Err(e) = result {
+            failures.push(format!("[{how}] error {e}"));
+        } else if output != expected.as_bytes() {
+            let at = output.iter().zip(expected.as_bytes()).position(|(a, b)| a != b).unwrap_or(output.len());
+            failures.push(format!(
+                "[{how}] output differs at byte {at} (lengths {} and {}): {}",
+                output.len(),
+                expected.len(),
+                show(&output[at.saturating_sub(20)..(at + 40).min(output.len())])
+            ));
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
+
+/// The ten selectors of the benches, handlers that only read.
+fn reading() -> Settings<'static> {
+    ["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"].iter().fold(
+        Settings::new().doc_text(|t| {
+            let _ = t.as_str();
+            Ok(())
+        }),
+        |s, sel| {
+            s.element(sel, |el| {
+                let _ = el.attributes();
+                Ok(())
+            })
+        },
+    )
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let doc = document();
+    let p_edited = doc.replacen("<p class=a>", "<p class=b>", 1).replace("<p>end", "<p>end<!--x-->");
+    let trials = vec![
+        Trial::test("no_handlers_round_trip", {
+            let doc = doc.clone();
+            move || check("no_handlers_round_trip", Settings::new, &doc)
+        }),
+        Trial::test("reading_handlers_round_trip", {
+            let doc = doc.clone();
+            move || check("reading_handlers_round_trip", reading, &doc)
+        }),
+        Trial::test("head_append_then_copy", {
+            let expected = doc.replacen("</head>", "<script src=/i.js></script></head>", 1);
+            move || {
+                check(
+                    "head_append_then_copy",
+                    || {
+                        Settings::new().element("head", |el| {
+                            el.append("<script src=/i.js></script>", ContentType::Html)?;
+                            Ok(())
+                        })
+                    },
+                    &expected,
+                )
+            }
+        }),
+        Trial::test("element_edits_around_long_tokens", {
+            let expected = p_edited.clone();
+            move || {
+                check(
+                    "element_edits_around_long_tokens",
+                    || {
+                        Settings::new()
+                            .element("p.a", |el| {
+                                el.set_attribute("class", "b")?;
+                                Ok(())
+                            })
+                            .element("p:not([class]):not([title])", |el| {
+                                el.append("<!--x-->", ContentType::Html)?;
+                                Ok(())
+                            })
+                    },
+                    &expected,
+                )
+            }
+        }),
+        Trial::test("failing_handler_passes_through", {
+            let doc = doc.clone();
+            move || {
+                check(
+                    "failing_handler_passes_through",
+                    || Settings::new().on_error(OnError::PassThrough).element("p[title]", |_| Err("refused".into())),
+                    &doc,
+                )
+            }
+        }),
+        Trial::test("pending_slot_holds_long_tokens", move || deferred(&doc)),
+    ];
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// A slot on the first `p` pending while the long tokens are read, filled
+/// after the input: the output is the filled document, in every chunking.
+fn deferred(doc: &str) -> Result<(), Failed> {
+    let expected = doc.replacen("<p class=a>", "<p class=a>[filled]", 1);
+    let mut failures = Vec::new();
+    for (how, chunks) in all_chunkings(doc, "pending_slot_holds_long_tokens") {
+        let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+        let mut output = Vec::new();
+        let result = (|| {
+            let seen = slots.clone();
+            let settings = Settings::new().element("p.a", move |el| {
+                seen.borrow_mut().push(el.defer_prepend());
+                Ok(())
+            });
+            let mut rw = Rewriter::new(settings, |c: &[u8]| output.extend_from_slice(c))?;
+            for c in &chunks {
+                rw.write(c)?;
+            }
+            rw.finish_input()?;
+            let slot = slots.borrow()[0];
+            rw.fill(slot, "[filled]", ContentType::Html)?;
+            rw.end().map(|_| ())
+        })();
+        if let Err(e) = result {
+            failures.push(format!("[{how}] error {e}"));
+        } else if output != expected.as_bytes() {
+            let at = output.iter().zip(expected.as_bytes()).position(|(a, b)| a != b).unwrap_or(output.len());
+            failures.push(format!(
+                "[{how}] output differs at byte {at} (lengths {} and {}): {} expected {}",
+                output.len(),
+                expected.len(),
+                show(&output[at.saturating_sub(20)..(at + 40).min(output.len())]),
+                show(&expected.as_bytes()[at.saturating_sub(20)..(at + 40).min(expected.len())])
+            ));
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
