@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p htrewrite-shadow --example shadow_run -- [--iterations K] FILE...
-//! cargo run --release -p htrewrite-shadow --example shadow_run -- [--iterations K] --shape NAME --size BYTES
+//! cargo run --release -p htrewrite-shadow --example shadow_run -- [--iterations K] --shape NAME --size BYTES [FILE...]
 //! ```
 //!
 //! Shapes: `adoption-agency-middle-removal` (`<b>` + (`<span><div>`)×n +
@@ -48,34 +48,42 @@ fn run(doc: &[u8]) -> u64 {
     events
 }
 
-fn size(s: &str) -> Option<usize> {
-    let (digits, unit) = match s.as_bytes().last()? {
-        b'K' | b'k' => (&s[..s.len() - 1], 1 << 10),
-        b'M' | b'm' => (&s[..s.len() - 1], 1 << 20),
+/// A byte count: digits, optionally followed by `K` or `M`.
+fn size(s: &str) -> Result<usize, String> {
+    let (digits, unit) = match s.as_bytes().last() {
+        Some(b'K' | b'k') => (&s[..s.len() - 1], 1 << 10),
+        Some(b'M' | b'm') => (&s[..s.len() - 1], 1 << 20),
         _ => (s, 1),
     };
-    digits.parse::<usize>().ok().map(|d| d * unit)
+    digits.parse::<usize>().map(|d| d * unit).map_err(|e| format!("{s:?}: {e}"))
+}
+
+/// The arguments.
+#[derive(clap::Parser)]
+struct Args {
+    /// How many times each input is run.
+    #[arg(long, default_value_t = 1)]
+    iterations: usize,
+    /// A generated shape to run (with `--size`).
+    #[arg(long, requires = "size", value_parser = clap::builder::PossibleValuesParser::new(SHAPES.iter().map(|s| s.0)))]
+    shape: Option<String>,
+    /// The shape's size in bytes (`K` and `M` suffixes).
+    #[arg(long, requires = "shape", value_parser = size)]
+    size: Option<usize>,
+    /// Files to run, after the shape.
+    files: Vec<std::path::PathBuf>,
 }
 
 fn main() -> Result<(), String> {
-    let mut iterations = 1usize;
+    let args: Args = clap::Parser::parse();
     let mut docs = Vec::new();
-    let mut shape_name = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--iterations" => {
-                iterations = args.next().and_then(|v| v.parse().ok()).ok_or("--iterations: a count")?;
-            }
-            "--shape" => shape_name = Some(args.next().ok_or("--shape: a name")?),
-            "--size" => {
-                let n = args.next().as_deref().and_then(size).ok_or("--size: a byte count")?;
-                let name = shape_name.take().ok_or("--size after --shape")?;
-                docs.push(shape(&name, n).ok_or_else(|| format!("unknown shape {name}"))?);
-            }
-            file => docs.push(std::fs::read(file).map_err(|e| format!("{file}: {e}"))?),
-        }
+    if let (Some(name), Some(n)) = (&args.shape, args.size) {
+        docs.push(shape(name, n).ok_or_else(|| format!("unknown shape {name}"))?);
     }
+    for file in &args.files {
+        docs.push(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
+    let iterations = args.iterations;
     let bytes: usize = docs.iter().map(Vec::len).sum();
     let start = Instant::now();
     let mut events = 0u64;
