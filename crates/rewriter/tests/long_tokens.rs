@@ -93,66 +93,54 @@ fn reading() -> Settings<'static> {
     )
 }
 
+/// Settings that append `<script src=/i.js>` to `head`.
+fn head_append() -> Settings<'static> {
+    Settings::new().element("head", |el| {
+        el.append("<script src=/i.js></script>", ContentType::Html)?;
+        Ok(())
+    })
+}
+
+/// Settings that change the first `p`'s class and append a comment to the last `p`.
+fn element_edits() -> Settings<'static> {
+    Settings::new()
+        .element("p.a", |el| {
+            el.set_attribute("class", "b")?;
+            Ok(())
+        })
+        .element("p:not([class]):not([title])", |el| {
+            el.append("<!--x-->", ContentType::Html)?;
+            Ok(())
+        })
+}
+
+/// Settings whose handler on the `p` with a long attribute fails, the rest passing through.
+fn failing() -> Settings<'static> {
+    Settings::new().on_error(OnError::PassThrough).element("p[title]", |_| Err("refused".into()))
+}
+
+/// A case: its name, its settings and the output expected.
+type Case = (&'static str, fn() -> Settings<'static>, String);
+
 fn main() {
     let args = Arguments::from_args();
     let doc = document();
-    let p_edited = doc.replacen("<p class=a>", "<p class=b>", 1).replace("<p>end", "<p>end<!--x-->");
-    let trials = vec![
-        Trial::test("no_handlers_round_trip", {
-            let doc = doc.clone();
-            move || check("no_handlers_round_trip", Settings::new, &doc)
-        }),
-        Trial::test("reading_handlers_round_trip", {
-            let doc = doc.clone();
-            move || check("reading_handlers_round_trip", reading, &doc)
-        }),
-        Trial::test("head_append_then_copy", {
-            let expected = doc.replacen("</head>", "<script src=/i.js></script></head>", 1);
-            move || {
-                check(
-                    "head_append_then_copy",
-                    || {
-                        Settings::new().element("head", |el| {
-                            el.append("<script src=/i.js></script>", ContentType::Html)?;
-                            Ok(())
-                        })
-                    },
-                    &expected,
-                )
-            }
-        }),
-        Trial::test("element_edits_around_long_tokens", {
-            let expected = p_edited.clone();
-            move || {
-                check(
-                    "element_edits_around_long_tokens",
-                    || {
-                        Settings::new()
-                            .element("p.a", |el| {
-                                el.set_attribute("class", "b")?;
-                                Ok(())
-                            })
-                            .element("p:not([class]):not([title])", |el| {
-                                el.append("<!--x-->", ContentType::Html)?;
-                                Ok(())
-                            })
-                    },
-                    &expected,
-                )
-            }
-        }),
-        Trial::test("failing_handler_passes_through", {
-            let doc = doc.clone();
-            move || {
-                check(
-                    "failing_handler_passes_through",
-                    || Settings::new().on_error(OnError::PassThrough).element("p[title]", |_| Err("refused".into())),
-                    &doc,
-                )
-            }
-        }),
-        Trial::test("pending_slot_holds_long_tokens", move || deferred(&doc)),
+    let cases: [Case; 5] = [
+        ("no_handlers_round_trip", Settings::new, doc.clone()),
+        ("reading_handlers_round_trip", reading, doc.clone()),
+        ("head_append_then_copy", head_append, doc.replacen("</head>", "<script src=/i.js></script></head>", 1)),
+        (
+            "element_edits_around_long_tokens",
+            element_edits,
+            doc.replacen("<p class=a>", "<p class=b>", 1).replace("<p>end", "<p>end<!--x-->"),
+        ),
+        ("failing_handler_passes_through", failing, doc.clone()),
     ];
+    let mut trials: Vec<Trial> = cases
+        .into_iter()
+        .map(|(name, settings, expected)| Trial::test(name, move || check(name, settings, &expected)))
+        .collect();
+    trials.push(Trial::test("pending_slot_holds_long_tokens", move || deferred(&doc)));
     libtest_mimic::run(&args, trials).exit();
 }
 
