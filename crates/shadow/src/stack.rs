@@ -538,7 +538,9 @@ impl Stack {
                 (names::COUNT + self.other.len() - 1) as u32
             }
         };
-        self.other[key as usize - names::COUNT] = OtherKey { info: KeyInfo::default(), name: name.into() };
+        // A key handed out again keeps its (empty) list: the lists are not
+        // freed, so a new one each time would grow with the names a page uses.
+        self.other[key as usize - names::COUNT].name = name.into();
         self.keys[ns_index(ns)].insert(name.into(), key);
         key
     }

@@ -508,6 +508,26 @@ fn adversarial_documents_are_linear() {
     }
 }
 
+/// Element names outside the table, each used once and closed: the stack
+/// forgets unused keys past a few hundred and hands them out again with
+/// their (empty) index lists, so what it holds does not grow with the number
+/// of names a page uses.
+#[test]
+fn unique_names_keep_the_stack_bounded() {
+    let held = |n: usize| {
+        let mut shadow = Shadow::new(ShadowOptions::default());
+        for i in 0..n {
+            let tag = TagToken::new(&format!("x-{i}"), vec![]);
+            shadow.process_tree_token(TreeToken::StartTag(&tag), Span::default(), &mut NoEvents);
+            shadow.process_tree_token(TreeToken::EndTag(&tag), Span::default(), &mut NoEvents);
+        }
+        assert!(shadow.b.stack.check_invariants().is_ok());
+        shadow.held_bytes()
+    };
+    let (small, large) = (held(2_000), held(8_000));
+    assert!(large <= small + 1024, "held {small} bytes after 2,000 names, {large} after 8,000");
+}
+
 #[test]
 fn adversarial_documents_keep_indexes_right() {
     for &(name, prefix, units, suffix) in ADVERSARIAL_HTML {
