@@ -517,7 +517,7 @@ fn unique_names_keep_the_stack_bounded() {
     let held = |n: usize| {
         let mut shadow = Shadow::new(ShadowOptions::default());
         for i in 0..n {
-            let tag = TagToken::new(&format!("x-{i}"), vec![]);
+            let tag = TagToken::new(format!("x-{i}"), vec![]);
             shadow.process_tree_token(TreeToken::StartTag(&tag), Span::default(), &mut NoEvents);
             shadow.process_tree_token(TreeToken::EndTag(&tag), Span::default(), &mut NoEvents);
         }
