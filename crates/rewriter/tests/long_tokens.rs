@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use common::{Chunking, chunkings, show};
-use htrewrite::{ContentType, OnError, Rewriter, Settings, Slot};
+use htrewrite::{ContentType, OnError, Rewriter, RewritingError, Settings, Slot};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// The document: every kind of long token, between elements the cases edit.
@@ -62,19 +62,29 @@ fn check(name: &str, settings: impl Fn() -> Settings<'static>, expected: &str) -
             }
             rw.end().map(|_| ())
         })();
-        if let Err(e) = result {
-            failures.push(format!("[{how}] error {e}"));
-        } else if output != expected.as_bytes() {
-            let at = output.iter().zip(expected.as_bytes()).position(|(a, b)| a != b).unwrap_or(output.len());
-            failures.push(format!(
-                "[{how}] output differs at byte {at} (lengths {} and {}): {}",
-                output.len(),
-                expected.len(),
-                show(&output[at.saturating_sub(20)..(at + 40).min(output.len())])
-            ));
-        }
+        failures.extend(verdict(&how, result, &output, expected.as_bytes()));
     }
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
+
+/// What is wrong with one rewrite under chunking `how`, if anything: its
+/// error, or where its output leaves `expected` (both sides shown there).
+fn verdict(how: &str, result: Result<(), RewritingError>, output: &[u8], expected: &[u8]) -> Option<String> {
+    if let Err(e) = result {
+        return Some(format!("[{how}] error {e}"));
+    }
+    if output == expected {
+        return None;
+    }
+    let at = output.iter().zip(expected).position(|(a, b)| a != b).unwrap_or(output.len().min(expected.len()));
+    let around = |b: &[u8]| show(&b[at.saturating_sub(20)..(at + 40).min(b.len())]);
+    Some(format!(
+        "[{how}] output differs at byte {at} (lengths {} and {}): {} expected {}",
+        output.len(),
+        expected.len(),
+        around(output),
+        around(expected)
+    ))
 }
 
 /// The ten selectors of the benches, handlers that only read.
@@ -167,18 +177,7 @@ fn deferred(doc: &str) -> Result<(), Failed> {
             rw.fill(slot, "[filled]", ContentType::Html)?;
             rw.end().map(|_| ())
         })();
-        if let Err(e) = result {
-            failures.push(format!("[{how}] error {e}"));
-        } else if output != expected.as_bytes() {
-            let at = output.iter().zip(expected.as_bytes()).position(|(a, b)| a != b).unwrap_or(output.len());
-            failures.push(format!(
-                "[{how}] output differs at byte {at} (lengths {} and {}): {} expected {}",
-                output.len(),
-                expected.len(),
-                show(&output[at.saturating_sub(20)..(at + 40).min(output.len())]),
-                show(&expected.as_bytes()[at.saturating_sub(20)..(at + 40).min(expected.len())])
-            ));
-        }
+        failures.extend(verdict(&how, result, &output, expected.as_bytes()));
     }
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
 }
