@@ -68,13 +68,6 @@ pub(crate) struct OpenElement {
     pub(crate) lists: u8,
 }
 
-impl<'a> OpenElementRef<'a> {
-    /// The view of an entry whose name is `name`.
-    pub(crate) fn new(e: &OpenElement, name: &'a str) -> OpenElementRef<'a> {
-        OpenElementRef { id: e.id, name, ns: e.ns }
-    }
-}
-
 /// An open element as [`Shadow::open_elements`] and [`Shadow::current_node`]
 /// show it: its id, local name and namespace.
 ///
@@ -95,6 +88,11 @@ pub struct OpenElementRef<'a> {
 }
 
 impl<'a> OpenElementRef<'a> {
+    /// The view of an entry whose name is `name`.
+    pub(crate) fn new(e: &OpenElement, name: &'a str) -> OpenElementRef<'a> {
+        OpenElementRef { id: e.id, name, ns: e.ns }
+    }
+
     /// The element's id (as in its [`Event::ElementOpened`](crate::Event::ElementOpened)).
     /// Accessors of [`OpenElementRef`] share the type's example.
     pub fn id(&self) -> NodeId {
