@@ -74,7 +74,12 @@ export interface DocumentEnd {
 
 /** Handlers for `.on(selector, handlers)`: methods, called with `this` bound to the object. */
 export interface ElementHandlers {
-  element?(element: Element): void;
+  /**
+   * May be async: edits made after its first `await` (insertions, `replace`,
+   * `setInnerContent`, `remove`) land when the Promise settles; output after
+   * the element waits for it, parsing goes on. A rejected Promise fails the rewrite.
+   */
+  element?(element: Element): void | Promise<void>;
   comments?(comment: Comment): void;
   text?(text: Text): void;
 }
@@ -123,8 +128,16 @@ export interface StreamRewriterOptions {
 /** A low-level streaming rewriter: `write` chunks, then `end`; output goes to the callback. */
 export class StreamRewriter extends Handlers {
   constructor(output: (chunk: Uint8Array) => void, options?: StreamRewriterOptions);
-  /** Rewrites the next chunk; throws what a handler threw. */
-  write(chunk: Uint8Array | ArrayBuffer | ArrayBufferView | string): void;
-  /** Ends the document. */
-  end(): void;
+  /**
+   * Rewrites the next chunk; throws what a handler threw. A Promise when
+   * output held behind async element handlers reached its bound: await it
+   * before the next write.
+   */
+  write(chunk: Uint8Array | ArrayBuffer | ArrayBufferView | string): void | Promise<void>;
+  /**
+   * Ends the document; a Promise when async element handlers are still
+   * waiting, settled once their edits are written (rejected with what a
+   * rejected handler Promise gave).
+   */
+  end(): void | Promise<void>;
 }

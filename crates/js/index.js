@@ -36,23 +36,116 @@ const K_ELEMENT = 0, K_END_TAG = 1, K_TEXT = 2, K_COMMENT = 3, K_DOCTYPE = 4, K_
 // Operations on a node (src/nodes.rs `Op`) and insertion places (`Place`).
 const INSERT = 0, REMOVE = 1, REMOVED = 2, NAME_OR_TEXT = 3, SET_NAME_OR_TEXT = 4, LAST_IN_TEXT_NODE = 5,
   NAMESPACE_URI = 6, ATTRIBUTES = 7, GET_ATTRIBUTE = 8, SET_ATTRIBUTE = 9, REMOVE_ATTRIBUTE = 10,
-  ON_END_TAG = 11, DOCTYPE_FIELD = 12;
+  ON_END_TAG = 11, DOCTYPE_FIELD = 12, DEFER = 13;
 const BEFORE = 0, AFTER = 1, PREPEND = 2, APPEND = 3, REPLACE = 4, INNER = 5;
+const ALL_PLACES = 0b111111;
 
 const isHtml = (options) => options != null && options.html === true;
 
-// The handler call a node object belongs to: `{ op }`, where `op` applies an
-// operation to the node (src/handlers.rs `call`) and is `null` once the call
-// has returned.
+// The handler call a node object belongs to: `{ op, later }`, where `op`
+// applies an operation to the node (src/handlers.rs `call`) and is `null`
+// once the call has returned; `later` is the `Later` of an element whose
+// handler returned a Promise, until the Promise settles.
 const CALL = Symbol('htrewrite.call');
 
-/** Applies operation `code` to `node` while its handler call runs. */
+/** Applies operation `code` to `node` while its handler call runs (or records it, see `Later`). */
 function op(node, code, a, b, c) {
-  const apply = node[CALL].op;
-  if (apply === null) {
-    throw new Error(`this ${node.constructor.kind} is no longer valid: handlers may use it only during the call`);
+  const call = node[CALL];
+  if (call.op !== null) return call.op(code, a, b, c);
+  if (call.later != null) return call.later.apply(code, a, b, c);
+  throw new Error(`this ${node.constructor.kind} is no longer valid: handlers may use it only during the call`);
+}
+
+/**
+ * The edits of an element made after its handler returned a Promise (after
+ * an `await`), kept until the Promise settles and then written into the
+ * slots made when it was returned (src/nodes.rs `Op::Defer`): content before,
+ * after, prepended, appended, the inner content, a replacement or removal.
+ * Reads see the element as it was when the handler returned, with these
+ * edits. Edits of the start tag (attributes, name), `removeAndKeepContent`
+ * and `onEndTag` cannot wait: the start tag has been written.
+ */
+class Later {
+  constructor(slots, element) {
+    this.slots = slots;
+    this.tagName = element.tagName;
+    this.namespaceURI = element.namespaceURI;
+    this.attributes = [...element.attributes];
+    this.wasRemoved = element.removed;
+    this.content = { [BEFORE]: [], [AFTER]: [], [PREPEND]: [], [APPEND]: [], [INNER]: null, [REPLACE]: null };
+    this.removed = false;
   }
-  return apply(code, a, b, c);
+
+  apply(code, a, b, c) {
+    switch (code) {
+      case INSERT: {
+        this.need(a, a === REPLACE ? 'replace' : a === INNER ? 'setInnerContent' : 'this insertion');
+        const piece = [b, c];
+        if (a === REPLACE) {
+          this.content[REPLACE] = piece;
+          this.removed = true;
+        } else if (a === INNER) {
+          this.content[INNER] = piece;
+          this.content[PREPEND] = [];
+          this.content[APPEND] = [];
+        } else {
+          this.content[a].push(piece);
+        }
+        return undefined;
+      }
+      case REMOVE:
+        if (a) throw unsupportedLater('removeAndKeepContent');
+        this.need(REPLACE, 'remove');
+        this.content[REPLACE] = null;
+        this.removed = true;
+        return undefined;
+      case REMOVED: return this.wasRemoved || this.removed;
+      case NAME_OR_TEXT: return this.tagName;
+      case NAMESPACE_URI: return this.namespaceURI;
+      case ATTRIBUTES: return this.attributes.map(([n, v]) => [n, v]);
+      case GET_ATTRIBUTE: {
+        const name = a.toLowerCase();
+        return this.attributes.find(([n]) => n.toLowerCase() === name)?.[1];
+      }
+      case SET_NAME_OR_TEXT: throw unsupportedLater('setting tagName');
+      case SET_ATTRIBUTE: throw unsupportedLater('setAttribute');
+      case REMOVE_ATTRIBUTE: throw unsupportedLater('removeAttribute');
+      default: throw unsupportedLater('this operation');
+    }
+  }
+
+  /** Throws unless a slot was made for `place`. */
+  need(place, what) {
+    if (this.slots[place] === undefined) {
+      throw new TypeError(`htrewrite: ${what} after the handler's await: the element was removed, replaced or given new content before it`);
+    }
+  }
+
+  /** Writes the edits into the slots (in `raw`); returns the output this lets go. */
+  write(raw) {
+    const out = [];
+    const fill = (place, pieces) => {
+      if (this.slots[place] === undefined) return;
+      out.push(raw.fillSlot(this.slots[place], pieces.map(([text]) => text), Uint8Array.from(pieces, ([, html]) => (html ? 1 : 0))));
+    };
+    const cancel = (place, keep) => {
+      if (this.slots[place] !== undefined) out.push(raw.cancelSlot(this.slots[place], keep));
+    };
+    // before and append add after earlier content, after and prepend in front of it (as the core's methods).
+    fill(BEFORE, this.content[BEFORE]);
+    fill(PREPEND, this.content[PREPEND].slice().reverse());
+    fill(APPEND, this.content[APPEND]);
+    fill(AFTER, this.content[AFTER].slice().reverse());
+    if (this.content[INNER] !== null) fill(INNER, [this.content[INNER]]);
+    else cancel(INNER, true);
+    if (this.content[REPLACE] !== null) fill(REPLACE, [this.content[REPLACE]]);
+    else cancel(REPLACE, !this.removed);
+    return out;
+  }
+}
+
+function unsupportedLater(what) {
+  return new TypeError(`htrewrite: ${what} after the handler's await is not supported (the start tag is written): do it before the first await`);
 }
 
 /** What every node with content around it has: `before` and `after`. */
@@ -102,7 +195,11 @@ class Element extends Replaceable {
   }
   prepend(content, options) { return put(this, PREPEND, content, options); }
   append(content, options) { return put(this, APPEND, content, options); }
-  setInnerContent(content, options) { return put(this, INNER, content, options); }
+  setInnerContent(content, options) {
+    put(this, INNER, content, options);
+    if (this[CALL].op !== null) this[CALL].innerSet = true;
+    return this;
+  }
   removeAndKeepContent() {
     op(this, REMOVE, true);
     return this;
@@ -165,6 +262,10 @@ class Session {
     this.ends = new Map();
     this.nextEnd = 0;
     this.error = undefined;
+    // Elements whose handlers' Promises have not settled: the settling promises.
+    this.waiting = new Set();
+    // Called with the error when a handler's Promise rejects (transform: errors the stream).
+    this.onError = undefined;
     this.raw = new RawRewriter(
       Uint32Array.from(registrations, (r) => r.kind),
       registrations.map((r) => r.selector),
@@ -175,19 +276,23 @@ class Session {
   }
 
   dispatch(index, kind, apply) {
-    const call = { op: apply };
+    const call = { op: apply, later: null, innerSet: false };
     try {
-      let result;
+      let result, node;
       if (kind === K_END_TAG) {
         const handler = this.ends.get(index);
         this.ends.delete(index);
         result = handler(new EndTag(call));
       } else {
         const { object, fn } = this.registrations[index];
-        result = fn.call(object, this.node(kind, call));
+        node = this.node(kind, call);
+        result = fn.call(object, node);
       }
       if (result != null && typeof result.then === 'function') {
-        throw new TypeError('htrewrite: a handler returned a Promise; async handlers are not supported');
+        if (kind !== K_ELEMENT) {
+          throw new TypeError('htrewrite: a handler returned a Promise; only element handlers may be async');
+        }
+        this.defer(node, call, result);
       }
     } catch (e) {
       if (this.error === undefined) this.error = e;
@@ -195,6 +300,57 @@ class Session {
     } finally {
       call.op = null;
     }
+  }
+
+  /**
+   * Element `el`'s handler returned `promise`: slots are made for the edits
+   * to come (all places, less those the handler's synchronous part already
+   * decided), and filled when it settles. Output after the first slot
+   * waits; parsing and other handlers go on.
+   */
+  defer(el, call, promise) {
+    let mask = ALL_PLACES;
+    if (el.removed) mask &= ~(1 << REPLACE | 1 << INNER | 1 << PREPEND | 1 << APPEND);
+    if (call.innerSet) mask &= ~(1 << INNER);
+    const later = new Later(op(el, DEFER, mask), el);
+    call.later = later;
+    const settled = Promise.resolve(promise).then(
+      () => {
+        call.later = null;
+        this.settle(later);
+      },
+      (e) => {
+        call.later = null;
+        this.fail(e);
+      },
+    );
+    this.waiting.add(settled);
+    settled.then(() => this.waiting.delete(settled));
+  }
+
+  /** Writes `later`'s edits; output flows to the first slot still waiting. */
+  settle(later) {
+    if (this.raw === undefined) return;
+    try {
+      for (const out of later.write(this.raw)) if (out.length > 0) this.output(out);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** The rewrite fails with `e` (a handler's Promise rejected, or its edits were refused). */
+  fail(e) {
+    if (this.error === undefined) this.error = e;
+    if (this.raw !== undefined) {
+      this.raw.free();
+      this.raw = undefined;
+      this.onError?.(this.error);
+    }
+  }
+
+  /** Settles when every handler Promise has settled and its edits are written. */
+  async waitAll() {
+    while (this.waiting.size > 0) await Promise.all([...this.waiting]);
   }
 
   node(kind, call) {
@@ -230,11 +386,34 @@ class Session {
     if (out.length > 0) this.output(out);
   }
 
+  /**
+   * Rewrites `chunk`; returns a Promise when output held behind handler
+   * Promises filled the bound (the core's `hold_limit`) before all of it
+   * was taken: the rest is written once earlier Promises settle.
+   */
   write(chunk) {
-    this.run((raw) => raw.write(toBytes(chunk)));
+    let bytes = toBytes(chunk);
+    this.run((raw) => raw.write(bytes));
+    if (this.raw.taken === bytes.length) return undefined;
+    return (async () => {
+      for (;;) {
+        bytes = bytes.subarray(this.raw.taken);
+        if (this.waiting.size === 0) throw new Error('htrewrite: input not taken while no handler Promise is waiting');
+        await Promise.race([...this.waiting]);
+        this.run((raw) => raw.write(bytes));
+        if (this.raw.taken === bytes.length) return;
+      }
+    })();
   }
 
+  /** Ends the document; returns a Promise when handler Promises are still waiting (it settles once all are written). */
   end() {
+    this.run((raw) => raw.finishInput());
+    if (this.waiting.size === 0) return this.close();
+    return this.waitAll().then(() => this.close());
+  }
+
+  close() {
     this.run((raw) => raw.end());
     this.raw.free();
     this.raw = undefined;
@@ -328,12 +507,13 @@ export class HTMLRewriter extends Handlers {
     const rewritten = new TransformStream({
       start(controller) {
         session.output = (chunk) => controller.enqueue(chunk);
+        session.onError = (e) => controller.error(e);
       },
       transform(chunk) {
-        session.write(chunk);
+        return session.write(chunk);
       },
       flush() {
-        session.end();
+        return session.end();
       },
     });
     return new Response(response.body.pipeThrough(rewritten), init);
@@ -361,14 +541,25 @@ export class StreamRewriter extends Handlers {
     this.#encoding = options.encoding === undefined ? undefined : String(options.encoding);
   }
 
-  /** Rewrites the next chunk (`Uint8Array`, `ArrayBuffer` or string); output goes to the callback. Throws what a handler threw. */
+  /**
+   * Rewrites the next chunk (`Uint8Array`, `ArrayBuffer` or string); output
+   * goes to the callback. Throws what a handler threw. Returns a Promise
+   * when output held behind async element handlers reached its bound: the
+   * rest of the chunk is taken as their Promises settle (await it before
+   * the next write).
+   */
   write(chunk) {
-    this.#started().write(chunk);
+    return this.#started().write(chunk);
   }
 
-  /** Ends the document (elements still open end here; `end` handlers run). */
+  /**
+   * Ends the document (elements still open end here; `end` handlers run).
+   * When async element handlers are still waiting it returns a Promise that
+   * settles once their edits are written (and rejects with what a rejected
+   * handler Promise gave); else it ends at once.
+   */
   end() {
-    this.#started().end();
+    return this.#started().end();
   }
 
   #started() {

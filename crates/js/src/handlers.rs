@@ -8,7 +8,7 @@ use std::error::Error;
 use std::fmt;
 use std::rc::Rc;
 
-use htrewrite::{HandlerResult, Local, NodeId, Settings};
+use htrewrite::{HandlerResult, Local, NodeId, Settings, Slot};
 use js_sys::Function;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::closure::ScopedClosure;
@@ -26,6 +26,9 @@ pub(crate) struct Shared {
     /// source name; Workers' `EndTag.name` the renamed one). Entries live
     /// from `onEndTag` to the element's end.
     pub(crate) end_names: RefCell<HashMap<NodeId, Rc<RefCell<String>>>>,
+    /// The slots of elements whose handlers returned a Promise (`Op::Defer`
+    /// in src/nodes.rs), by number, until `RawRewriter` fills or cancels them.
+    pub(crate) slots: RefCell<HashMap<u64, Slot>>,
 }
 
 numbered! {

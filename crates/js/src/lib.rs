@@ -22,6 +22,13 @@
 //! core's own methods decide, and the crate needs no `unsafe` code: the
 //! borrow checker ties the closure to the node's borrow.
 //!
+//! An element handler that returns a Promise (an `async` handler) gets, before
+//! its call ends, slots for the edits to come (`Op::Defer`, `nodes.rs`);
+//! `index.js` records what the handler does to the element after its
+//! `await`s and, when the Promise settles, fills the slots through
+//! [`RawRewriter`]'s `fillSlot` / `cancelSlot`: the core holds the output
+//! after the first pending slot meanwhile, and parsing goes on.
+//!
 //! ## Guarantees
 //! Those of `htrewrite` (lossless, chunking-independent, context-safe text),
 //! through JavaScript: `crates/js/test/*.test.mjs` (`node --test`) checks the

@@ -94,6 +94,13 @@ numbered! {
         /// A DOCTYPE's name (`a` = 0), public id (1) or system id (2);
         /// `undefined` when absent.
         Doctype,
+        /// Leaves an element's edits for later (its handler returned a
+        /// Promise): makes a slot for each place whose bit (`1 << Place`) is
+        /// set in `a`, in the order before, replace, inner, prepend, append,
+        /// after (inner before prepend and append, which then stay around
+        /// it), and returns them per `Place` (an array of six: a slot's
+        /// number, `undefined` where none was made). `RawRewriter` fills them.
+        Defer,
     }
 }
 
@@ -212,6 +219,7 @@ pub(crate) fn apply(
             });
             Ok(JsValue::UNDEFINED)
         }
+        (Op::Defer, Lent::Element(el)) => Ok(defer(el, shared, number(a)?)),
         (Op::Doctype, Lent::Doctype(d)) => Ok(owned(match number(a)? {
             0 => d.name(),
             1 => d.public_id(),
@@ -229,9 +237,29 @@ pub(crate) fn apply(
             Op::RemoveAttribute => "removeAttribute",
             Op::OnEndTag => "onEndTag",
             Op::Doctype => "doctype fields",
+            Op::Defer => "a Promise from this handler",
             Op::Insert | Op::Remove => "this operation",
         })),
     }
+}
+
+/// [`Op::Defer`] on `el` for the places in `mask`.
+fn defer(el: &mut Element<'_, 'static, Local>, shared: &Shared, mask: u32) -> JsValue {
+    let slots = Array::new_with_length(6);
+    let order = [Place::Before, Place::Replace, Place::Inner, Place::Prepend, Place::Append, Place::After];
+    for place in order.into_iter().filter(|&p| mask & (1 << p as u32) != 0) {
+        let slot = match place {
+            Place::Before => el.defer_before(),
+            Place::Replace => el.defer_replace(),
+            Place::Inner => el.defer_inner_content(),
+            Place::Prepend => el.defer_prepend(),
+            Place::Append => el.defer_append(),
+            Place::After => el.defer_after(),
+        };
+        shared.slots.borrow_mut().insert(slot.index(), slot);
+        slots.set(place as u32, JsValue::from(slot.index() as f64));
+    }
+    slots.into()
 }
 
 /// Inserts `content` as `ty` at `place` of `node`, where the node has it

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::io;
 use std::rc::Rc;
 
-use htrewrite::{Local, OutputSink, Rewriter, RewritingError, Selectors, Settings};
+use htrewrite::{ContentType, Fallback, Local, OutputSink, Rewriter, RewritingError, Selectors, Settings, Slot};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
@@ -61,6 +61,9 @@ impl CompiledSelectors {
 #[wasm_bindgen]
 pub struct RawRewriter {
     inner: Option<Rewriter<'static, Buffer, Local>>,
+    shared: Rc<Shared>,
+    /// How much of its chunk the last [`RawRewriter::write`] took.
+    taken: usize,
 }
 
 #[wasm_bindgen]
@@ -79,7 +82,7 @@ impl RawRewriter {
         compiled: &CompiledSelectors,
         encoding: Option<String>,
     ) -> Result<RawRewriter, JsValue> {
-        let shared = Rc::new(Shared { dispatch, end_names: RefCell::default() });
+        let shared = Rc::new(Shared { dispatch, end_names: RefCell::default(), slots: RefCell::default() });
         let mut settings = Settings::new().with_selectors(&compiled.0);
         if let Some(label) = encoding {
             settings = settings.encoding(&label).map_err(type_error)?;
@@ -89,19 +92,98 @@ impl RawRewriter {
             settings = handlers::register(settings, kind, selector, i as u32, &shared);
         }
         let inner = Rewriter::new(settings, Buffer::default()).map_err(type_error)?;
-        Ok(RawRewriter { inner: Some(inner) })
+        Ok(RawRewriter { inner: Some(inner), shared, taken: 0 })
     }
 
-    /// Rewrites the next chunk; returns the output it completes (possibly empty).
+    /// Rewrites the next chunk, or as much of it as the held output allows
+    /// (output held behind slots that wait for their Promises, up to the
+    /// core's `hold_limit`; [`RawRewriter::taken`] says how much); returns
+    /// the output it completes (possibly empty).
     ///
     /// # Errors
     /// The rewrite's failure (a handler threw, inserted content refused, …);
     /// later calls fail too.
     pub fn write(&mut self, chunk: &[u8]) -> Result<Vec<u8>, JsValue> {
         let rw = self.inner.as_mut().ok_or_else(ended)?;
-        let result = rw.write(chunk);
+        // `write_some` takes at most the bound at once even when nothing is held.
+        let mut taken = 0;
+        let result = loop {
+            match rw.write_some(&chunk[taken..]) {
+                Ok(n) => {
+                    taken += n;
+                    if n == 0 || taken == chunk.len() {
+                        break Ok(());
+                    }
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        let out = std::mem::take(&mut rw.sink_mut().0);
+        self.taken = taken;
+        result.map(|()| out).map_err(error)
+    }
+
+    /// How many bytes of its chunk the last [`RawRewriter::write`] took.
+    #[wasm_bindgen(getter)]
+    pub fn taken(&self) -> usize {
+        self.taken
+    }
+
+    /// Ends the input, keeping the rewriter for the slots still to fill
+    /// (elements open at the end end here, `end` handlers run); returns the
+    /// output up to the first pending slot. [`RawRewriter::end`] follows.
+    ///
+    /// # Errors
+    /// As [`RawRewriter::write`].
+    #[wasm_bindgen(js_name = finishInput)]
+    pub fn finish_input(&mut self) -> Result<Vec<u8>, JsValue> {
+        let rw = self.inner.as_mut().ok_or_else(ended)?;
+        let result = rw.finish_input();
         let out = std::mem::take(&mut rw.sink_mut().0);
         result.map(|()| out).map_err(error)
+    }
+
+    /// Fills slot `slot` (a number from `Op::Defer`) with `contents[i]`, each
+    /// HTML when `html[i]` is nonzero, else text escaped for where the slot
+    /// lands, and finishes it; returns the output that this lets go.
+    ///
+    /// # Errors
+    /// An unknown slot; content the slot's place cannot hold; the rewrite's
+    /// failure.
+    #[wasm_bindgen(js_name = fillSlot)]
+    pub fn fill_slot(&mut self, slot: f64, contents: Vec<String>, html: &[u8]) -> Result<Vec<u8>, JsValue> {
+        let slot = self.take_slot(slot)?;
+        let rw = self.inner.as_mut().ok_or_else(ended)?;
+        let mut result = Ok(());
+        for (content, &html) in contents.iter().zip(html) {
+            let ty = if html != 0 { ContentType::Html } else { ContentType::Text };
+            result = rw.fill_part(slot, content, ty);
+            if result.is_err() {
+                break;
+            }
+        }
+        let result = result.and_then(|()| rw.slot_finish(slot));
+        let out = std::mem::take(&mut rw.sink_mut().0);
+        result.map(|()| out).map_err(error)
+    }
+
+    /// Gives slot `slot` up: what it stands over stays (`keep`) or goes;
+    /// returns the output that this lets go.
+    ///
+    /// # Errors
+    /// As [`RawRewriter::fill_slot`].
+    #[wasm_bindgen(js_name = cancelSlot)]
+    pub fn cancel_slot(&mut self, slot: f64, keep: bool) -> Result<Vec<u8>, JsValue> {
+        let slot = self.take_slot(slot)?;
+        let rw = self.inner.as_mut().ok_or_else(ended)?;
+        let result = rw.cancel(slot, if keep { Fallback::KeepOriginal } else { Fallback::Empty });
+        let out = std::mem::take(&mut rw.sink_mut().0);
+        result.map(|()| out).map_err(error)
+    }
+
+    /// The slot numbered `n`, forgotten by the map of slots to fill.
+    fn take_slot(&mut self, n: f64) -> Result<Slot, JsValue> {
+        self.shared.slots.borrow_mut().remove(&(n as u64)).ok_or_else(|| type_error("htrewrite: unknown slot"))
     }
 
     /// Ends the document; returns the rest of the output.

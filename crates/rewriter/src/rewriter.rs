@@ -842,6 +842,39 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         self.slot_op(slot, |h, w| h.accept(slot, content.as_bytes(), ty, true, w))
     }
 
+    /// Adds `content` to `slot`, whole, without finishing it: as
+    /// [`Rewriter::fill`] (taken whatever [`Settings::hold_limit`] says, the
+    /// content being in memory already), for content made of pieces of
+    /// different [`ContentType`]s. End with [`Rewriter::slot_finish`].
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("p", move |el| {
+    ///     made.borrow_mut().push(el.defer_append());
+    ///     Ok(())
+    /// });
+    /// let mut out = Vec::new();
+    /// let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+    /// rw.write(b"<p>a</p>")?;
+    /// let slot = slots.borrow()[0];
+    /// rw.fill_part(slot, "<b>", ContentType::Text)?;
+    /// rw.fill_part(slot, "<b>!</b>", ContentType::Html)?;
+    /// rw.slot_finish(slot)?;
+    /// rw.end()?;
+    /// assert_eq!(out, b"<p>a&lt;b&gt;<b>!</b></p>");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Rewriter::slot_write`].
+    pub fn fill_part(&mut self, slot: Slot, content: &str, ty: ContentType) -> Result<(), RewritingError> {
+        self.slot_op(slot, |h, w| h.accept(slot, content.as_bytes(), ty, false, w))
+    }
+
     /// Streams a chunk of `slot`'s content (UTF-8, cut anywhere, even inside
     /// a character; invalid sequences become U+FFFD) and returns how much
     /// of it was taken. When `slot` is the first pending one, all of it is
