@@ -266,6 +266,8 @@ class Session {
     this.waiting = new Set();
     // Called with the error when a handler's Promise rejects (transform: errors the stream).
     this.onError = undefined;
+    // A write not all taken yet (held output at its bound): later writes and `end` follow it.
+    this.blocked = undefined;
     this.raw = new RawRewriter(
       Uint32Array.from(registrations, (r) => r.kind),
       registrations.map((r) => r.selector),
@@ -389,25 +391,47 @@ class Session {
   /**
    * Rewrites `chunk`; returns a Promise when output held behind handler
    * Promises filled the bound (the core's `hold_limit`) before all of it
-   * was taken: the rest is written once earlier Promises settle.
+   * was taken: the rest is written once earlier Promises settle. Chunks
+   * written meanwhile (not awaited) are copied and follow it in order.
    */
   write(chunk) {
-    let bytes = toBytes(chunk);
+    if (this.blocked !== undefined) {
+      const copy = toBytes(chunk).slice();
+      return this.track(this.blocked.then(() => this.writeNow(copy)));
+    }
+    const written = this.writeNow(toBytes(chunk));
+    return written === undefined ? undefined : this.track(written);
+  }
+
+  /** Writes `bytes` now; a Promise when not all was taken (the rest, copied, is written as handler Promises settle). */
+  writeNow(bytes) {
     this.run((raw) => raw.write(bytes));
     if (this.raw.taken === bytes.length) return undefined;
+    let rest = bytes.slice(this.raw.taken);
     return (async () => {
       for (;;) {
-        bytes = bytes.subarray(this.raw.taken);
         if (this.waiting.size === 0) throw new Error('htrewrite: input not taken while no handler Promise is waiting');
         await Promise.race([...this.waiting]);
-        this.run((raw) => raw.write(bytes));
-        if (this.raw.taken === bytes.length) return;
+        this.run((raw) => raw.write(rest));
+        if (this.raw.taken === rest.length) return;
+        rest = rest.subarray(this.raw.taken);
       }
     })();
   }
 
+  /** `written` is the write later writes and `end` wait for, until it settles. */
+  track(written) {
+    this.blocked = written;
+    const clear = () => {
+      if (this.blocked === written) this.blocked = undefined;
+    };
+    written.then(clear, clear);
+    return written;
+  }
+
   /** Ends the document; returns a Promise when handler Promises are still waiting (it settles once all are written). */
   end() {
+    if (this.blocked !== undefined) return this.blocked.then(() => this.end());
     this.run((raw) => raw.finishInput());
     if (this.waiting.size === 0) return this.close();
     return this.waitAll().then(() => this.close());

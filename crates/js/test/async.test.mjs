@@ -213,6 +213,28 @@ test('back-pressure: past the held-output bound write() returns a Promise, nothi
   assert.equal(decoder.decode(concat(out)), '<div id=slow>filled</div>' + body);
 });
 
+test('writes made while one waits (not awaited) follow it in order', async () => {
+  const d = deferred();
+  const out = [];
+  const rw = new StreamRewriter((c) => out.push(c.slice())).on('#slow', {
+    async element(el) {
+      await d.promise;
+      el.prepend('!');
+    },
+  });
+  rw.write('<div id=slow>');
+  const big = new TextEncoder().encode('<p>' + 'z'.repeat(2 << 20));
+  const first = rw.write(big);
+  assert.ok(first instanceof Promise);
+  const second = rw.write('<b>tail</b>');
+  assert.ok(second instanceof Promise, 'queued behind the first');
+  big.fill(0x41); // the caller reuses its buffer: what was not taken was copied
+  const ended = rw.end();
+  d.resolve();
+  await Promise.all([first, second, ended]);
+  assert.equal(decoder.decode(concat(out)), '<div id=slow>!<p>' + 'z'.repeat(2 << 20) + '<b>tail</b>');
+});
+
 test('a rejected Promise fails the stream with what it gave', async () => {
   const boom = new Error('upstream down');
   const res = new HTMLRewriter().on('p', { async element() { await tick(); throw boom; } }).transform(responseOf('<p>a</p><p>b'));
