@@ -29,6 +29,14 @@
 //! the segment from the formatting element to the furthest block writes
 //! its new elements' positions into the entries the segment's elements had
 //! (see [`Stack::rewrite_segment`]).
+//!
+//! The list of [`cat::HTML`] (read only by the end tags of foreign content,
+//! for the topmost HTML element) is kept from the first foreign element a
+//! document opens on: until then every open element is an HTML element, the
+//! topmost one is the current node, and the list would cost 4 bytes per
+//! open element for nothing (issue 16: nested tables, 91 bytes per element
+//! against lol_html's 85). It is built once, from the stack, when the first
+//! foreign element is pushed, and kept from then on.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -83,6 +91,9 @@ pub(crate) struct Stack {
     by_cat: [Vec<u32>; cat::INDEXED],
     /// The bytes the index lists hold (their capacities, grown on push).
     index_bytes: usize,
+    /// Whether the list of [`cat::HTML`] is kept (see the module's docs):
+    /// from the first foreign element pushed on.
+    html_indexed: bool,
     pos_of: PosMap,
     /// The entries without holes, made on demand while there are holes.
     view: OnceLock<Vec<OpenElement>>,
@@ -101,6 +112,7 @@ impl Default for Stack {
             free_keys: Vec::new(),
             by_cat: Default::default(),
             index_bytes: 0,
+            html_indexed: false,
             pos_of: PosMap::default(),
             view: OnceLock::new(),
         }
@@ -179,6 +191,9 @@ fn index_lists(cats: u16) -> u8 {
     const { assert!(cat::INDEXED == 8) };
     l as u8
 }
+
+/// The bit of [`cat::HTML`] in an entry's `lists` (see [`index_lists`]).
+const HTML_LIST: u8 = cat::HTML as u8;
 
 /// The bits of `lists` (see [`index_lists`]), as the bit numbers set (most
 /// elements are in one or two lists).
@@ -571,12 +586,33 @@ impl Stack {
         let key = e.key;
         let list = self.add_ref(key);
         Stack::append(&mut self.by_name[list], p, &mut self.index_bytes);
-        for c in indexed(e.lists) {
+        let mut lists = e.lists;
+        if !self.html_indexed {
+            if lists & HTML_LIST == 0 {
+                self.index_html();
+            } else {
+                lists &= !HTML_LIST;
+            }
+        }
+        for c in indexed(lists) {
             Stack::append(&mut self.by_cat[c as usize], p, &mut self.index_bytes);
         }
         self.pos_of.insert(e.id, p);
         self.items.push(e);
         self.live += 1;
+    }
+
+    /// Starts keeping the list of [`cat::HTML`] (a foreign element is being
+    /// pushed): the positions of the open elements, all HTML until now.
+    #[cold]
+    #[inline(never)]
+    fn index_html(&mut self) {
+        self.html_indexed = true;
+        let positions: Vec<u32> =
+            (0..self.items.len()).filter(|&p| self.items[p].lists & HTML_LIST != 0).map(|p| p as u32).collect();
+        tick(positions.len());
+        self.index_bytes += positions.capacity() * 4;
+        self.by_cat[HTML_LIST.trailing_zeros() as usize] = positions;
     }
 
     /// Pops the current node, dropping the run of holes below it. Always
@@ -676,7 +712,8 @@ impl Stack {
             tick(1);
             let e = std::mem::replace(&mut self.items[p], OpenElement::hole());
             lists.push(List::Name(e.key));
-            lists.extend(indexed(e.lists).map(List::Cat));
+            let kept = if self.html_indexed { e.lists } else { e.lists & !HTML_LIST };
+            lists.extend(indexed(kept).map(List::Cat));
             self.pos_of.remove(&e.id);
             left.push(e);
         }
@@ -759,7 +796,8 @@ impl Stack {
         for info in known.iter_mut().chain(other.iter_mut().map(|o| &mut o.info)) {
             *info = KeyInfo::default();
         }
-        *self = Stack { keys, known, other, free_keys, cased, ..Stack::default() };
+        let html_indexed = self.html_indexed;
+        *self = Stack { keys, known, other, free_keys, cased, html_indexed, ..Stack::default() };
         for e in items {
             if e.id != HOLE_ID {
                 self.push(e);
@@ -800,8 +838,11 @@ impl Stack {
     pub(crate) fn topmost_cat(&self, c: u16) -> Option<usize> {
         let top = |c: u16| self.by_cat[c.trailing_zeros() as usize].last().map(|&p| p as usize);
         // The lists of the categories that contain another hold only the
-        // difference (see `index_lists`).
+        // difference (see `index_lists`); until the HTML list is kept, every
+        // open element is HTML and the topmost is the current node (the last
+        // position is never a hole).
         match c {
+            cat::HTML if !self.html_indexed => self.items.len().checked_sub(1),
             cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE => top(c).max(top(cat::SCOPE)),
             cat::SPECIAL => top(c).max(top(cat::SPECIAL_NOT_ADP)),
             _ => top(c),
@@ -909,6 +950,12 @@ impl Stack {
             check_list(format!("key {k}"), list, List::Name(k))?;
         }
         for c in 0..cat::INDEXED {
+            if 1 << c == HTML_LIST && !self.html_indexed {
+                if !self.by_cat[c].is_empty() || live.iter().any(|&i| self.items[i].lists & HTML_LIST == 0) {
+                    return Err("a foreign element open, or HTML entries, while the HTML list is not kept".into());
+                }
+                continue;
+            }
             check_list(format!("category {c}"), &self.by_cat[c], List::Cat(c as u32))?;
         }
         if self.pos_of.len() != live.len()
