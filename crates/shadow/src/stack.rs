@@ -18,9 +18,10 @@
 //! behind, *stale*: an entry is *valid* when its position holds a member of
 //! the list, and the last entry of a list is always valid (stale entries
 //! reaching the end are dropped then, each once: amortized O(1)). An entry
-//! costs 4 bytes, and an element is in its name list and one to five
-//! category lists (a `table`; a `div` or `b` is in one or two, as a
-//! category that contains another lists only the difference: see [`index_lists`]),
+//! costs 4 bytes, and an element is in its name list and up to four
+//! category lists (a `table`; a `div` is in one, a `b` in none, as a
+//! category that contains another lists only the difference: see
+//! [`index_lists`]; and the HTML list, below, is kept only once needed),
 //! so an open element costs its 24-byte entry (its name a key: a known
 //! name's id, or a key of the stack's table of other names) and 8 to 24
 //! bytes of index (issue 16: the doubly linked lists this replaced cost 80
