@@ -298,6 +298,20 @@ impl Builder {
         self.stack.current().map(|e| (e.ns, self.stack.name(e), e.cats))
     }
 
+    /// The namespace and categories of the
+    /// [adjusted current node](https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node),
+    /// without its name ([`Builder::adjusted_current_node`]): what the
+    /// dispatcher and the tokenizer's feedback read for every token.
+    #[inline]
+    pub(crate) fn adjusted_current_kind(&self) -> Option<(Namespace, u16)> {
+        if self.stack.live_len() == 1
+            && let Some(c) = &self.context
+        {
+            return Some((c.ns, c.cats));
+        }
+        self.stack.current().map(|e| (e.ns, e.cats))
+    }
+
     /// [Has an element in scope](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-scope)
     /// (HTML element `name`), O(1).
     pub(crate) fn has_element_in_scope(&self, name: &str) -> bool {

@@ -43,7 +43,7 @@ impl Builder {
             Tok::Start(t) if is_breakout(t) => self.breakout(tok, s),
             Tok::End(t) if matches!(&*t.name, "br" | "p") => self.breakout(tok, s),
             Tok::Start(t) => {
-                let Some((ns, _, _)) = self.adjusted_current_node() else { return };
+                let Some((ns, _)) = self.adjusted_current_kind() else { return };
                 // Adjusted in the kept copy: no allocation per foreign element.
                 let mut copy = std::mem::take(&mut self.foreign_tag);
                 copy.copy_keeping(t, &mut self.foreign_spare);

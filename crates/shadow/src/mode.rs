@@ -207,7 +207,7 @@ impl Builder {
     /// `None` stands for a character token.
     #[inline]
     fn use_html_rules(&self, tok: Option<Tok<'_>>) -> bool {
-        let Some((ns, name, cats)) = self.adjusted_current_node() else { return true };
+        let Some((ns, cats)) = self.adjusted_current_kind() else { return true };
         if ns == Namespace::Html {
             return true;
         }
@@ -217,7 +217,9 @@ impl Builder {
             None => mtip || hip,
             Some(Tok::Start(t)) => {
                 (mtip && t.name != "mglyph" && t.name != "malignmark")
-                    || (ns == Namespace::MathMl && name == "annotation-xml" && t.name == "svg")
+                    || (ns == Namespace::MathMl
+                        && t.name == "svg"
+                        && self.adjusted_current_node().is_some_and(|(_, name, _)| name == "annotation-xml"))
                     || hip
             }
             Some(Tok::Eof) => true,

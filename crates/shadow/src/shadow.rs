@@ -977,7 +977,7 @@ impl Builder {
 
     fn feedback(&mut self, start: bool) -> Feedback {
         let text_mode = self.text_mode.take().filter(|_| start).unwrap_or(TextMode::Data);
-        let cdata_allowed = self.adjusted_current_node().is_some_and(|(ns, _, _)| ns != Namespace::Html);
+        let cdata_allowed = self.adjusted_current_kind().is_some_and(|(ns, _)| ns != Namespace::Html);
         Feedback { text_mode, cdata_allowed }
     }
 
