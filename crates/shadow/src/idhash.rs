@@ -31,7 +31,7 @@ pub(crate) struct PosMap {
     overflow: IdMap<crate::NodeId, u32>,
 }
 
-const SLOTS: usize = 64;
+const SLOTS: usize = 16;
 const FREE: u32 = u32::MAX;
 
 impl PosMap {

@@ -74,10 +74,12 @@ pub(crate) struct Stack {
     /// with that key, in increasing order (stale entries included; the last
     /// one valid).
     by_name: Vec<Vec<u32>>,
-    /// Per known name key (`names`), grown to the largest used so far: its
-    /// list and references (a page uses a few dozen of the 486 known names:
+    /// Per known name key (`names`), grown to the largest used so far: 1 +
+    /// the index of its list in `by_name`, 0 before its first element (no
+    /// count of references: a known key is never freed; a page uses a few
+    /// dozen of the 486 known names, 4 bytes each up to the largest met:
     /// a table for all was 3.8 KiB per rewriter).
-    known: Vec<KeyInfo>,
+    known: Vec<u32>,
     /// Per other name key (`names::COUNT` + i), likewise, with its name.
     other: Vec<OtherKey>,
     /// The names of the elements whose name is not their key's string (a
@@ -128,7 +130,7 @@ struct OtherKey {
     name: Box<str>,
 }
 
-/// What the stack keeps per name key.
+/// What the stack keeps per other name key (`OtherKey`).
 #[derive(Debug, Clone, Copy, Default)]
 struct KeyInfo {
     /// 1 + the index of its list in `by_name`, 0 before the first element
@@ -345,7 +347,7 @@ impl Stack {
     fn list(&mut self, list: List) -> &mut Vec<u32> {
         match list {
             List::Name(k) => {
-                let list = self.key_info(k).list as usize - 1;
+                let list = *self.list_slot(k) as usize - 1;
                 &mut self.by_name[list]
             }
             List::Cat(c) => &mut self.by_cat[c as usize],
@@ -378,7 +380,7 @@ impl Stack {
     /// says whether an entry is valid.)
     #[inline(always)]
     fn clean_name(&mut self, k: u32) {
-        let list = self.key_info(k).list as usize - 1;
+        let list = *self.list_slot(k) as usize - 1;
         self.clean_name_list(list, k);
     }
 
@@ -404,9 +406,10 @@ impl Stack {
         }
     }
 
-    /// What the stack keeps for name key `key` (a known key's entry made if new).
+    /// 1 + the index in `by_name` of name key `key`'s list, 0 when it has
+    /// none (a known key's entry made if new).
     #[inline(always)]
-    fn key_info(&mut self, key: u32) -> &mut KeyInfo {
+    fn list_slot(&mut self, key: u32) -> &mut u32 {
         let k = key as usize;
         if k < names::COUNT {
             if k >= self.known.len() {
@@ -414,7 +417,7 @@ impl Stack {
             }
             &mut self.known[k]
         } else {
-            &mut self.other[k - names::COUNT].info
+            &mut self.other[k - names::COUNT].info.list
         }
     }
 
@@ -425,22 +428,27 @@ impl Stack {
     fn grow_known(&mut self, k: usize) {
         let len = (k + 16).min(names::COUNT);
         self.known.reserve_exact(len - self.known.len());
-        self.known.resize(len, KeyInfo::default());
+        self.known.resize(len, 0);
     }
 
-    /// What the stack keeps for name key `key`, if anything.
-    fn key_info_of(&self, key: u32) -> Option<&KeyInfo> {
+    /// 1 + the index in `by_name` of name key `key`'s list (0: none, or a
+    /// key never seen).
+    fn list_of(&self, key: u32) -> u32 {
         let k = key as usize;
-        if k < names::COUNT { self.known.get(k) } else { self.other.get(k - names::COUNT).map(|o| &o.info) }
+        let slot =
+            if k < names::COUNT { self.known.get(k) } else { self.other.get(k - names::COUNT).map(|o| &o.info.list) };
+        slot.copied().unwrap_or(0)
     }
 
-    /// Counts one more element with name key `key`; returns the index in
-    /// `by_name` of the key's list, made if new.
+    /// Counts one more element with name key `key` (other keys only: known
+    /// ones are never freed); returns the index in `by_name` of the key's
+    /// list, made if new.
     #[inline(always)]
     fn add_ref(&mut self, key: u32) -> usize {
-        let info = self.key_info(key);
-        info.refs += 1;
-        match info.list {
+        if key as usize >= names::COUNT {
+            self.other[key as usize - names::COUNT].info.refs += 1;
+        }
+        match *self.list_slot(key) {
             0 => self.new_name_list(key),
             i => i as usize - 1,
         }
@@ -451,7 +459,7 @@ impl Stack {
     fn new_name_list(&mut self, key: u32) -> usize {
         self.by_name.push(Vec::new());
         self.index_bytes += std::mem::size_of::<Vec<u32>>();
-        self.key_info(key).list = self.by_name.len() as u32;
+        *self.list_slot(key) = self.by_name.len() as u32;
         self.by_name.len() - 1
     }
 
@@ -566,10 +574,13 @@ impl Stack {
     #[inline(always)]
     fn release(&mut self, e: &OpenElement) {
         let key = e.key;
+        if (key as usize) < names::COUNT {
+            return;
+        }
         let in_use = names::COUNT + self.other.len() - self.free_keys.len();
-        let refs = &mut self.key_info(key).refs;
+        let refs = &mut self.other[key as usize - names::COUNT].info.refs;
         *refs -= 1;
-        if *refs == 0 && key as usize >= names::COUNT && in_use > names::COUNT + 256 {
+        if *refs == 0 && in_use > names::COUNT + 256 {
             let name = std::mem::take(&mut self.other[key as usize - names::COUNT].name);
             self.keys[ns_index(e.ns)].remove(&*name);
             self.free_keys.push(key);
@@ -794,8 +805,9 @@ impl Stack {
         let mut other = std::mem::take(&mut self.other);
         let free_keys = std::mem::take(&mut self.free_keys);
         let cased = std::mem::take(&mut self.cased);
-        for info in known.iter_mut().chain(other.iter_mut().map(|o| &mut o.info)) {
-            *info = KeyInfo::default();
+        known.fill(0);
+        for o in &mut other {
+            o.info = KeyInfo::default();
         }
         let html_indexed = self.html_indexed;
         *self = Stack { keys, known, other, free_keys, cased, html_indexed, ..Stack::default() };
@@ -823,7 +835,7 @@ impl Stack {
 
     /// Position of the topmost open element with known id `key`.
     pub(crate) fn topmost_known(&self, key: u32) -> Option<usize> {
-        let list = self.key_info_of(key)?.list;
+        let list = self.list_of(key);
         if list == 0 {
             return None;
         }
@@ -940,11 +952,13 @@ impl Stack {
         }
         for k in 0..(names::COUNT + self.other.len()) as u32 {
             let refs = live.iter().filter(|&&i| self.items[i].key == k).count();
-            let info = self.key_info_of(k).copied().unwrap_or_default();
-            if refs != info.refs as usize {
-                return Err(format!("key {k}: {} refs, {refs} elements", info.refs));
+            if k as usize >= names::COUNT {
+                let counted = self.other[k as usize - names::COUNT].info.refs;
+                if refs != counted as usize {
+                    return Err(format!("key {k}: {counted} refs, {refs} elements"));
+                }
             }
-            let list = match info.list {
+            let list = match self.list_of(k) {
                 0 => &[][..],
                 i => &self.by_name[i as usize - 1][..],
             };
