@@ -47,7 +47,7 @@ use crate::mode::InsertionMode;
 use crate::names;
 use crate::table;
 use crate::token::{TagToken, Tok};
-use crate::{CloseCause, EventSink, Namespace};
+use crate::{CloseCause, EventSink, Namespace, OpenElement};
 
 /// The start tag is "any other start tag".
 const ANY_OTHER: u8 = 1;
@@ -293,21 +293,67 @@ impl Builder {
     #[inline]
     pub(crate) fn in_body_fast_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) -> bool {
         let Some(e) = self.stack.current().filter(|e| self.stack.name(e) == t.name) else { return false };
+        let Some(adopted) = self.fast_end_decision(e) else { return false };
+        self.take_fast_end(t, adopted, s);
+        true
+    }
+
+    /// Whether the fast path takes an end tag named as the current node `e`
+    /// (an HTML element: [`Builder::dispatches_to_in_body`] checks it), and
+    /// if so whether the adoption agency pops it (`Some(true)`: it is the
+    /// last formatting element).
+    #[inline(always)]
+    fn fast_end_decision(&self, e: &OpenElement) -> Option<bool> {
         // The current node's known id is its name's (it is an HTML element).
         let f = flags(e.known());
         if !self.dispatches_to_in_body(f) {
-            return false;
+            return None;
         }
         let adopted = f & ADOPTION_AGENCY_END != 0;
-        if !(f & END_POPS_CURRENT != 0 || adopted && self.fmt.last_element_id() == Some(e.id)) {
-            return false;
+        (f & END_POPS_CURRENT != 0 || adopted && self.fmt.last_element_id() == Some(e.id)).then_some(adopted)
+    }
+
+    /// [`Builder::in_body_fast_end`]'s decision for an end tag whose name is
+    /// the known HTML name `key`, read from the tag's bytes
+    /// ([`names::known_html_raw`]) before any name is built: the current
+    /// node must be that HTML element (known ids differ across namespaces).
+    #[inline]
+    pub(crate) fn fast_end_by_key(&self, key: u32) -> Option<bool> {
+        let e = self.stack.current()?;
+        if e.key != key || e.ns != Namespace::Html {
+            return None;
         }
+        self.fast_end_decision(e)
+    }
+
+    /// A token of [`Builder::fast_end_by_key`]'s: `t` is the end tag (its
+    /// span; its name is filled from `raw_name` only when the fast path is
+    /// checked against the full rules, which read it).
+    pub(crate) fn run_fast_end<S: EventSink + ?Sized>(
+        &mut self,
+        t: &mut TagToken,
+        raw_name: &[u8],
+        adopted: bool,
+        s: &mut S,
+    ) -> htrewrite_tokenizer::Feedback {
+        if check::enabled() {
+            t.name.clear();
+            crate::shadow::push_name(&mut t.name, raw_name);
+        }
+        self.begin(t.span);
+        self.take_fast_end(t, adopted, s);
+        self.feedback(false)
+    }
+
+    /// Takes end tag `t` by the fast path (checked against the full rules
+    /// when [`check_fast_path`] is on).
+    #[inline(always)]
+    fn take_fast_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, adopted: bool, s: &mut S) {
         if check::enabled() {
             self.checked(Tok::End(t), s, |b, s: &mut dyn EventSink| b.fast_end(t, adopted, s))
         } else {
             self.fast_end(t, adopted, s)
         }
-        true
     }
 
     /// What [`Builder::in_body_fast_end`] does for end tag `t` once it took

@@ -391,6 +391,26 @@ pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
     }
 }
 
+/// The id of the HTML element whose tag name's bytes in the input are
+/// `raw`, read as the tokenizer decodes it (ASCII-lowercased), for a name of
+/// 1 to 8 ASCII bytes without NUL; `None` for others (known or not: the
+/// caller builds the name and asks [`known`]). Known HTML names are ASCII,
+/// so a name with other bytes is none of them.
+#[inline]
+pub(crate) fn known_html_raw(raw: &[u8]) -> Option<u32> {
+    if raw.is_empty() || raw.len() > 8 {
+        return None;
+    }
+    let mut word = 0u64;
+    for (i, &c) in raw.iter().enumerate() {
+        if c == 0 || !c.is_ascii() {
+            return None;
+        }
+        word |= u64::from(c.to_ascii_lowercase()) << (8 * i);
+    }
+    table().exact_short[ns_index(Namespace::Html)].get(word)
+}
+
 /// [`known`] for a name that does not pack (longer than 8 bytes, or with NUL).
 #[inline(never)]
 fn known_long(ns: Namespace, name: &str) -> Option<u32> {
@@ -503,5 +523,47 @@ mod tests {
         assert_eq!(std::mem::size_of::<crate::OpenElement>(), 24);
         // So is an entry of the list of active formatting elements (each open cell holds a marker).
         assert_eq!(std::mem::size_of::<crate::formatting::Entry>(), 16);
+    }
+
+    /// `known_html_raw` on a tag name's bytes is `known` on the name the
+    /// tokenizer decodes from them (ASCII-lowercased, NUL and invalid bytes
+    /// as U+FFFD) wherever it answers, and it answers for every known HTML
+    /// name of 1 to 8 bytes, in any ASCII case.
+    #[test]
+    fn known_html_raw_is_known_on_the_decoded_name() {
+        let decoded = |raw: &[u8]| -> String {
+            String::from_utf8_lossy(raw)
+                .chars()
+                .map(|c| if c == '\0' { '\u{FFFD}' } else { c.to_ascii_lowercase() })
+                .collect()
+        };
+        let mut raws: Vec<Vec<u8>> = Vec::new();
+        for &n in HTML.iter().chain(SVG).chain(MATHML) {
+            raws.push(n.as_bytes().to_vec());
+            raws.push(n.to_ascii_uppercase().into_bytes());
+            raws.push(
+                n.bytes().enumerate().map(|(i, b)| if i % 2 == 0 { b.to_ascii_uppercase() } else { b }).collect(),
+            );
+            raws.push([n.as_bytes(), b"\0"].concat());
+            raws.push([n.as_bytes(), "é".as_bytes()].concat());
+            raws.push([n.as_bytes(), b"x"].concat());
+        }
+        raws.extend([b"".to_vec(), b"\xff".to_vec(), b"abcdefghi".to_vec(), b"my-element".to_vec()]);
+        let mut answered = 0;
+        for raw in &raws {
+            let full = known(Namespace::Html, &decoded(raw));
+            match known_html_raw(raw) {
+                Some(id) => {
+                    answered += 1;
+                    assert_eq!(Some(id), full, "{raw:?}");
+                }
+                None => assert!(
+                    full.is_none() || raw.len() > 8,
+                    "{raw:?}: known as {full:?} but not answered from its bytes"
+                ),
+            }
+        }
+        let short_html = HTML.iter().filter(|n| n.len() <= 8).count();
+        assert!(answered >= 3 * short_html, "every short HTML name in three cases: {answered}");
     }
 }

@@ -5,9 +5,9 @@ use std::borrow::Cow;
 use htrewrite_tokenizer::{AttributeSpan, Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
 use crate::builder::Builder;
-use crate::tags;
 use crate::token::{CommentLike, Tok};
 use crate::{Event, EventSink, InsertionMode, Namespace, NodeId, QuirksMode, ShadowAttr, TagToken, TreeToken};
+use crate::{names, tags};
 
 /// Settings of a [`Shadow`].
 ///
@@ -283,7 +283,7 @@ fn without_specials(raw: &[u8]) -> bool {
 /// Appends a tag or attribute name as the tokenizer decodes it
 /// (`Token::tag_name`): ASCII-lowercased, U+0000 → U+FFFD, invalid UTF-8 → U+FFFD.
 #[inline(always)]
-fn push_name(out: &mut String, raw: &[u8]) {
+pub(crate) fn push_name(out: &mut String, raw: &[u8]) {
     // ASCII without NUL (bytes 1..=0x7F): lowercased byte by byte, in one pass.
     let start = out.len();
     out.reserve(raw.len());
@@ -525,6 +525,15 @@ impl Shadow {
             }
             TokenKind::EndTag => {
                 let s = sink;
+                // The common case first: an end tag that pops the current node,
+                // decided from the name's bytes without building the name.
+                if let Some(key) = names::known_html_raw(token.raw_tag_name())
+                    && let Some(adopted) = self.b.fast_end_by_key(key)
+                {
+                    self.end_tag.span = span;
+                    self.end_tag.self_closing = false;
+                    return self.b.run_fast_end(&mut self.end_tag, token.raw_tag_name(), adopted, s);
+                }
                 let tag = &mut self.end_tag;
                 tag.name.clear();
                 push_name(&mut tag.name, token.raw_tag_name());
@@ -954,7 +963,7 @@ impl Builder {
 
     /// The steps before each token: `span` is the token's.
     #[inline(always)]
-    fn begin(&mut self, span: Span) {
+    pub(crate) fn begin(&mut self, span: Span) {
         // Between tokens no position is held anywhere: the stack may drop its holes.
         self.stack.maybe_compact();
         self.span = span;
@@ -975,7 +984,7 @@ impl Builder {
         self.feedback(false)
     }
 
-    fn feedback(&mut self, start: bool) -> Feedback {
+    pub(crate) fn feedback(&mut self, start: bool) -> Feedback {
         let text_mode = self.text_mode.take().filter(|_| start).unwrap_or(TextMode::Data);
         let cdata_allowed = self.adjusted_current_kind().is_some_and(|(ns, _)| ns != Namespace::Html);
         Feedback { text_mode, cdata_allowed }
