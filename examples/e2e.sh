@@ -33,16 +33,9 @@ case $profile in dev | test) dir=debug ;; *) dir=$profile ;; esac
 bin="$CARGO_TARGET_DIR/$dir/examples"
 echo "e2e: proxy and load from $bin (profile $profile)"
 
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-cp -r tests/data/corpus "$work/site"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-up_port=$(free_port)
+# shellcheck source=examples/loopback.sh
+source examples/loopback.sh
 px_port=$(free_port)
-python3 -m http.server "$up_port" --bind 127.0.0.1 -d "$work/site" >/dev/null 2>&1 &
-pids+=($!)
 script='<script>document.title="htrewrite-injected"</script>'
 "$bin/proxy" --listen "127.0.0.1:$px_port" --upstream "http://127.0.0.1:$up_port" --inject-head "$script" \
   --public-url "http://127.0.0.1:$px_port" 2>"$work/proxy.log" &
