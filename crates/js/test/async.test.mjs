@@ -193,15 +193,21 @@ test('output before the waiting element leaves at once, the rest after its Promi
   assert.equal(out.join(''), '<p>first</p><aside>ad</aside><p>after</p>');
 });
 
-test('back-pressure: past the held-output bound write() returns a Promise, nothing is lost', async () => {
+/** A StreamRewriter whose `#slow` element waits for `d` before `edit(el)`; its output goes to `out`. */
+function waitingOnSlow(edit) {
   const d = deferred();
   const out = [];
   const rw = new StreamRewriter((c) => out.push(c.slice())).on('#slow', {
     async element(el) {
       await d.promise;
-      el.append('filled');
+      edit(el);
     },
   });
+  return { rw, out, d };
+}
+
+test('back-pressure: past the held-output bound write() returns a Promise, nothing is lost', async () => {
+  const { rw, out, d } = waitingOnSlow((el) => el.append('filled'));
   const head = '<div id=slow></div>';
   const body = '<p>' + 'y'.repeat(3 << 20) + '</p>';
   rw.write(head);
@@ -214,14 +220,7 @@ test('back-pressure: past the held-output bound write() returns a Promise, nothi
 });
 
 test('writes made while one waits (not awaited) follow it in order', async () => {
-  const d = deferred();
-  const out = [];
-  const rw = new StreamRewriter((c) => out.push(c.slice())).on('#slow', {
-    async element(el) {
-      await d.promise;
-      el.prepend('!');
-    },
-  });
+  const { rw, out, d } = waitingOnSlow((el) => el.prepend('!'));
   rw.write('<div id=slow>');
   const big = new TextEncoder().encode('<p>' + 'z'.repeat(2 << 20));
   const first = rw.write(big);

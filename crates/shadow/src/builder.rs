@@ -290,12 +290,17 @@ impl Builder {
     /// The [adjusted current node](https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node):
     /// `(namespace, name, categories)`.
     pub(crate) fn adjusted_current_node(&self) -> Option<(Namespace, &str, u16)> {
-        if self.stack.live_len() == 1
-            && let Some(c) = &self.context
-        {
+        if let Some(c) = self.adjusted_context() {
             return Some((c.ns, &c.name, c.cats));
         }
         self.stack.current().map(|e| (e.ns, self.stack.name(e), e.cats))
+    }
+
+    /// The fragment's context element when it is the adjusted current node:
+    /// in the fragment case, with only the root element open.
+    #[inline(always)]
+    fn adjusted_context(&self) -> Option<&Context> {
+        if self.stack.live_len() == 1 { self.context.as_ref() } else { None }
     }
 
     /// The namespace and categories of the
@@ -304,9 +309,7 @@ impl Builder {
     /// dispatcher and the tokenizer's feedback read for every token.
     #[inline]
     pub(crate) fn adjusted_current_kind(&self) -> Option<(Namespace, u16)> {
-        if self.stack.live_len() == 1
-            && let Some(c) = &self.context
-        {
+        if let Some(c) = self.adjusted_context() {
             return Some((c.ns, c.cats));
         }
         self.stack.current().map(|e| (e.ns, e.cats))
