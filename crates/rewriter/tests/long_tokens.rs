@@ -18,20 +18,20 @@ use common::{Chunking, chunkings, show};
 use htrewrite::{ContentType, OnError, Rewriter, RewritingError, Settings, Slot};
 use libtest_mimic::{Arguments, Failed, Trial};
 
+/// The document's pieces: markup, then a unit repeated to make the long
+/// token (text, comment, script, attribute value, references, CDATA).
+const PIECES: [(&str, &str, usize); 6] = [
+    ("<!DOCTYPE html><html><head><title>t</title></head><body><p class=a>", "text ", 2_000),
+    ("<!--", "c", 20_000),
+    ("--><script>", "var s = 1 < 2;\n", 1_000),
+    ("</script><p title=\"", "v", 9_000),
+    ("\">", "&amp;", 2_000),
+    ("<svg><![CDATA[", "d", 9_000),
+];
+
 /// The document: every kind of long token, between elements the cases edit.
 fn document() -> String {
-    let mut d = String::from("<!DOCTYPE html><html><head><title>t</title></head><body><p class=a>");
-    d.push_str(&"text ".repeat(2_000));
-    d.push_str("<!--");
-    d.push_str(&"c".repeat(20_000));
-    d.push_str("--><script>");
-    d.push_str(&"var s = 1 < 2;\n".repeat(1_000));
-    d.push_str("</script><p title=\"");
-    d.push_str(&"v".repeat(9_000));
-    d.push_str("\">");
-    d.push_str(&"&amp;".repeat(2_000));
-    d.push_str("<svg><![CDATA[");
-    d.push_str(&"d".repeat(9_000));
+    let mut d: String = PIECES.iter().map(|(markup, unit, n)| format!("{markup}{}", unit.repeat(*n))).collect();
     d.push_str("]]></svg><p>end");
     d
 }
