@@ -104,23 +104,19 @@ impl RawRewriter {
     /// The rewrite's failure (a handler threw, inserted content refused, …);
     /// later calls fail too.
     pub fn write(&mut self, chunk: &[u8]) -> Result<Vec<u8>, JsValue> {
-        let rw = self.inner.as_mut().ok_or_else(ended)?;
-        // `write_some` takes at most the bound at once even when nothing is held.
         let mut taken = 0;
-        let result = loop {
-            match rw.write_some(&chunk[taken..]) {
-                Ok(n) => {
-                    taken += n;
-                    if n == 0 || taken == chunk.len() {
-                        break Ok(());
-                    }
+        let out = self.run(|rw| {
+            // `write_some` takes at most the bound at once even when nothing is held.
+            loop {
+                let n = rw.write_some(&chunk[taken..])?;
+                taken += n;
+                if n == 0 || taken == chunk.len() {
+                    return Ok(());
                 }
-                Err(e) => break Err(e),
             }
-        };
-        let out = std::mem::take(&mut rw.sink_mut().0);
+        });
         self.taken = taken;
-        result.map(|()| out).map_err(error)
+        out
     }
 
     /// How many bytes of its chunk the last [`RawRewriter::write`] took.
@@ -137,10 +133,7 @@ impl RawRewriter {
     /// As [`RawRewriter::write`].
     #[wasm_bindgen(js_name = finishInput)]
     pub fn finish_input(&mut self) -> Result<Vec<u8>, JsValue> {
-        let rw = self.inner.as_mut().ok_or_else(ended)?;
-        let result = rw.finish_input();
-        let out = std::mem::take(&mut rw.sink_mut().0);
-        result.map(|()| out).map_err(error)
+        self.run(Rewriter::finish_input)
     }
 
     /// Fills slot `slot` (a number from `Op::Defer`) with `contents[i]`, each
@@ -153,18 +146,12 @@ impl RawRewriter {
     #[wasm_bindgen(js_name = fillSlot)]
     pub fn fill_slot(&mut self, slot: f64, contents: Vec<String>, html: &[u8]) -> Result<Vec<u8>, JsValue> {
         let slot = self.take_slot(slot)?;
-        let rw = self.inner.as_mut().ok_or_else(ended)?;
-        let mut result = Ok(());
-        for (content, &html) in contents.iter().zip(html) {
-            let ty = if html != 0 { ContentType::Html } else { ContentType::Text };
-            result = rw.fill_part(slot, content, ty);
-            if result.is_err() {
-                break;
+        self.run(|rw| {
+            for (content, &html) in contents.iter().zip(html) {
+                rw.fill_part(slot, content, if html != 0 { ContentType::Html } else { ContentType::Text })?;
             }
-        }
-        let result = result.and_then(|()| rw.slot_finish(slot));
-        let out = std::mem::take(&mut rw.sink_mut().0);
-        result.map(|()| out).map_err(error)
+            rw.slot_finish(slot)
+        })
     }
 
     /// Gives slot `slot` up: what it stands over stays (`keep`) or goes;
@@ -175,8 +162,17 @@ impl RawRewriter {
     #[wasm_bindgen(js_name = cancelSlot)]
     pub fn cancel_slot(&mut self, slot: f64, keep: bool) -> Result<Vec<u8>, JsValue> {
         let slot = self.take_slot(slot)?;
+        self.run(|rw| rw.cancel(slot, if keep { Fallback::KeepOriginal } else { Fallback::Empty }))
+    }
+
+    /// Runs `f` on the rewriter; returns the output it let go (taken from the
+    /// buffer whether `f` failed or not: what went out before a failure stays out).
+    fn run(
+        &mut self,
+        f: impl FnOnce(&mut Rewriter<'static, Buffer, Local>) -> Result<(), RewritingError>,
+    ) -> Result<Vec<u8>, JsValue> {
         let rw = self.inner.as_mut().ok_or_else(ended)?;
-        let result = rw.cancel(slot, if keep { Fallback::KeepOriginal } else { Fallback::Empty });
+        let result = f(rw);
         let out = std::mem::take(&mut rw.sink_mut().0);
         result.map(|()| out).map_err(error)
     }
