@@ -70,16 +70,12 @@ struct Ctx {
 }
 
 impl RewriteProxy {
-    /// A rewriter for a page whose `Content-Type` charset is `charset`.
+    /// A rewriter for a page whose `Content-Type` charset is `charset`: the
+    /// encoding sniffed as the tower layer and browsers do (BOM, then the
+    /// charset, then `<meta charset>`, then windows-1252).
     fn rewriter(&self, charset: Option<&str>) -> Option<PageRewriter> {
-        let mut settings = self.rules.settings().on_error(OnError::PassThrough);
-        if let Some(label) = charset {
-            // An unknown label: the rewriter sniffs the page, as for a missing one.
-            settings = match settings.encoding(label) {
-                Ok(s) => s,
-                Err(_) => self.rules.settings().on_error(OnError::PassThrough),
-            };
-        }
+        let settings =
+            self.rules.settings().on_error(OnError::PassThrough).sniff_encoding(charset, "windows-1252").ok()?;
         Rewriter::new(settings, IoSink(Vec::new())).ok()
     }
 }
