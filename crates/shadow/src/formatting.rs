@@ -87,9 +87,20 @@ struct NameList {
 /// The list with its indexes. The index lists hold positions in increasing
 /// order; an entry whose position holds a tombstone is stale and skipped, and
 /// the last entry of a list is never stale.
+///
+/// Only the entries below [`FormattingList::indexed`] are in the indexes
+/// (`by_name`, `by_sig`, `pos_of`); the few above it, at most [`FRESH`],
+/// are searched one by one. Most formatting elements (`<a>…</a>`,
+/// `<code>…</code>`) leave the list as its last entry soon after they join
+/// it: they are never indexed (issue 16: indexing and unindexing one cost
+/// about 150 instructions). Each entry is indexed at most once while it
+/// stays, so the searches stay O(1) and the work amortized O(1).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct FormattingList {
     entries: Vec<Entry>,
+    /// The entries at positions below this one are indexed; the others
+    /// (at most [`FRESH`]) are not.
+    indexed: usize,
     markers: Vec<u32>,
     /// By name key, in the order first used: formatting elements have one
     /// of the Standard's 14 names, so a search is short, and the lists a
@@ -115,6 +126,9 @@ pub(crate) struct FormattingList {
     #[allow(clippy::vec_box)]
     spare_boxes: Vec<Box<FormattingElement>>,
 }
+
+/// How many entries at the end of the list stay out of the indexes.
+const FRESH: usize = 8;
 
 /// How many attribute lists [`FormattingList`] keeps for reuse, and how
 /// many attributes and bytes a string of one may have to be kept.
@@ -225,8 +239,7 @@ impl FormattingList {
     }
 
     pub(crate) fn push_marker(&mut self) {
-        self.markers.push(self.entries.len() as u32);
-        self.entries.push(Entry::Marker);
+        self.push_entry(Entry::Marker);
     }
 
     /// The index list of name key `key`, made if new.
@@ -251,41 +264,81 @@ impl FormattingList {
         self.by_name.iter_mut().find(|l| l.key == key)
     }
 
+    /// Appends `e`, unindexed; the oldest unindexed entry is indexed if
+    /// there are [`FRESH`] already.
     fn push_entry(&mut self, e: Entry) {
         tick(1);
         let i = self.entries.len() as u32;
         match &e {
             Entry::Dead(..) => self.dead += 1,
             Entry::Marker => self.markers.push(i),
-            Entry::Element(f) => {
-                let list = self.name_list(f.key);
-                list.all_signed = f.sig.is_some() && (list.positions.is_empty() || list.all_signed);
-                list.positions.push(i);
-                if let Some(sig) = f.sig {
-                    self.by_sig.entry(sig).or_default().push(i);
-                }
-                self.pos_of.insert(f.id, i);
-            }
+            Entry::Element(_) => {}
         }
         self.entries.push(e);
+        if self.entries.len() - self.indexed > FRESH {
+            self.index_next();
+        }
+    }
+
+    /// Indexes the entry at [`FormattingList::indexed`]: an element joins
+    /// the lists of its name and signature (signed, and its namesakes with
+    /// it, when it has namesakes: see [`FormattingList::prepare_signing`]).
+    fn index_next(&mut self) {
+        let i = self.indexed;
+        self.indexed += 1;
+        let key = match &self.entries[i] {
+            Entry::Element(f) => f.key,
+            Entry::Marker | Entry::Dead(..) => return,
+        };
+        let signing = self.prepare_signing(key);
+        let Entry::Element(f) = &mut self.entries[i] else { unreachable!("an element") };
+        if signing && f.sig.is_none() {
+            f.sig = Some(f.signature());
+        }
+        let (sig, id) = (f.sig, f.id);
+        let list = self.name_list(key);
+        list.all_signed = sig.is_some() && (list.positions.is_empty() || list.all_signed);
+        list.positions.push(i as u32);
+        if let Some(sig) = sig {
+            self.by_sig.entry(sig).or_default().push(i as u32);
+        }
+        self.pos_of.insert(id, i as u32);
+    }
+
+    /// Indexes every entry (before the searches and moves of the adoption
+    /// agency's [`FormattingList::insert_at`]).
+    fn index_all(&mut self) {
+        while self.indexed < self.entries.len() {
+            self.index_next();
+        }
+    }
+
+    /// The unindexed entries, with their positions, last first.
+    fn fresh(&self) -> impl Iterator<Item = (usize, &Entry)> {
+        self.entries.iter().enumerate().skip(self.indexed).rev()
     }
 
     fn pop_entry(&mut self) -> Option<Entry> {
         tick(1);
         let e = self.entries.pop()?;
-        let top = self.entries.len() as u32;
+        let top = self.entries.len();
+        let was_indexed = top < self.indexed;
+        self.indexed = self.indexed.min(top);
         match &e {
             Entry::Marker => {
                 self.markers.pop();
             }
-            Entry::Element(f) => {
-                self.unindex(f.key, f.sig, top);
+            Entry::Element(f) if was_indexed => {
+                self.unindex(f.key, f.sig, top as u32);
                 self.pos_of.remove(&f.id);
             }
+            Entry::Element(_) => {}
             Entry::Dead(tomb) => {
                 self.dead -= 1;
-                let (key, sig) = tomb.parts();
-                self.unindex(key, sig, top);
+                if was_indexed {
+                    let (key, sig) = tomb.parts();
+                    self.unindex(key, sig, top as u32);
+                }
             }
         }
         Some(e)
@@ -340,8 +393,10 @@ impl FormattingList {
         let dead = Entry::Dead(Tomb::new(f.key, f.sig));
         let Entry::Element(f) = std::mem::replace(&mut self.entries[i], dead) else { unreachable!() };
         self.dead += 1;
-        self.pos_of.remove(&f.id);
-        self.unindex(f.key, f.sig, i as u32);
+        if i < self.indexed {
+            self.pos_of.remove(&f.id);
+            self.unindex(f.key, f.sig, i as u32);
+        }
         self.recycle(Entry::Element(f));
         // Keep the invariant: the last entry is never a tombstone.
         while matches!(self.entries.last(), Some(Entry::Dead(..))) {
@@ -367,6 +422,7 @@ impl FormattingList {
 
     /// Inserts at `i`: in O(1) over a tombstone at `i`, else by moving the entries from `i` up.
     pub(crate) fn insert_at(&mut self, i: usize, mut e: Entry) {
+        self.index_all();
         if let Entry::Element(f) = &mut e
             && self.prepare_signing(f.key)
         {
@@ -520,23 +576,41 @@ impl FormattingList {
         // The equal elements after the last marker, latest first: at most
         // three are looked for (counted, not collected: no allocation).
         let (mut same, mut earliest) = (0, 0);
-        if self.prepare_signing(f.key) {
-            f.sig = Some(f.signature());
-        }
-        if let Some(v) = f.sig.and_then(|sig| self.by_sig.get(&sig)) {
-            for &i in v.iter().rev() {
-                tick(1);
-                let i = i as usize;
-                // At most three equal elements follow the last marker.
-                if i < floor || same == 3 {
-                    break;
-                }
-                if let Entry::Element(g) = &self.entries[i]
-                    && g.key == f.key
-                    && same_attrs(&g.attrs, &f.attrs)
-                {
+        // Unindexed ones, compared one by one (a namesake is rare: most
+        // formatting elements are closed before another of their name opens).
+        let start = self.indexed.max(floor);
+        for i in (start..self.entries.len()).rev() {
+            tick(1);
+            if let Entry::Element(g) = &mut self.entries[i]
+                && g.key == f.key
+            {
+                g.decode_attrs();
+                f.decode_attrs();
+                if same_attrs(&g.attrs, &f.attrs) {
                     same += 1;
                     earliest = i;
+                }
+            }
+        }
+        // Indexed ones, by signature.
+        if same < 3 && floor < self.indexed && self.prepare_signing(f.key) {
+            let sig = f.signature();
+            f.sig = Some(sig);
+            if let Some(v) = self.by_sig.get(&sig) {
+                for &i in v.iter().rev() {
+                    tick(1);
+                    let i = i as usize;
+                    // At most three equal elements follow the last marker.
+                    if i < floor || same == 3 {
+                        break;
+                    }
+                    if let Entry::Element(g) = &self.entries[i]
+                        && g.key == f.key
+                        && same_attrs(&g.attrs, &f.attrs)
+                    {
+                        same += 1;
+                        earliest = i;
+                    }
                 }
             }
         }
@@ -562,6 +636,14 @@ impl FormattingList {
     pub(crate) fn last_named_after_marker(&self, name: &str) -> Option<usize> {
         let floor = self.after_last_marker();
         let key = crate::names::known(crate::Namespace::Html, name)?;
+        for (i, e) in self.fresh() {
+            if i < floor {
+                return None;
+            }
+            if matches!(e, Entry::Element(f) if f.key == key) {
+                return Some(i);
+            }
+        }
         let i = *self.find_list(key)?.positions.last()? as usize;
         (i >= floor).then_some(i)
     }
@@ -576,15 +658,20 @@ impl FormattingList {
 
     /// Position of the element `id` in the list.
     pub(crate) fn position(&self, id: NodeId) -> Option<usize> {
-        self.pos_of.get(&id).map(|&i| i as usize)
+        match self.fresh().find(|(_, e)| matches!(e, Entry::Element(f) if f.id == id)) {
+            Some((i, _)) => Some(i),
+            None => self.pos_of.get(&id).map(|&i| i as usize),
+        }
     }
 
     /// Replaces the element of entry `i` by a clone with the same token (same name and attributes).
     pub(crate) fn set_id(&mut self, i: usize, id: NodeId) {
         if let Entry::Element(f) = &mut self.entries[i] {
-            self.pos_of.remove(&f.id);
+            if i < self.indexed {
+                self.pos_of.remove(&f.id);
+                self.pos_of.insert(id, i as u32);
+            }
             f.id = id;
-            self.pos_of.insert(id, i as u32);
         }
     }
 
@@ -610,48 +697,56 @@ impl FormattingList {
     /// left out (tests only).
     #[cfg(test)]
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
-        let mut fresh = FormattingList::default();
-        for e in &self.entries {
-            fresh.push_entry(e.clone());
+        if self.entries.len() - self.indexed > FRESH {
+            return Err(format!("{} entries unindexed", self.entries.len() - self.indexed));
         }
+        // The indexes as they would be with every entry indexed.
+        let mut all = self.clone();
+        all.index_all();
+        let this = &all;
+        let mut rebuilt = FormattingList::default();
+        for e in &this.entries {
+            rebuilt.push_entry(e.clone());
+        }
+        rebuilt.index_all();
         let valid = |v: &Vec<u32>| -> Result<Vec<u32>, String> {
             if v.windows(2).any(|w| w[0] >= w[1]) {
                 return Err(format!("index list not increasing: {v:?}"));
             }
-            match v.last().map(|&j| &self.entries[j as usize]) {
+            match v.last().map(|&j| &this.entries[j as usize]) {
                 Some(Entry::Element(_)) => {}
                 _ => return Err(format!("index list ends stale: {v:?}")),
             }
-            Ok(v.iter().copied().filter(|&j| matches!(self.entries[j as usize], Entry::Element(_))).collect())
+            Ok(v.iter().copied().filter(|&j| matches!(this.entries[j as usize], Entry::Element(_))).collect())
         };
-        let by_name: IdMap<u32, Vec<u32>> = self
+        let by_name: IdMap<u32, Vec<u32>> = this
             .by_name
             .iter()
             .filter(|l| !l.positions.is_empty())
             .map(|l| Ok((l.key, valid(&l.positions)?)))
             .collect::<Result<_, String>>()?;
-        let fresh_by_name: IdMap<u32, Vec<u32>> =
-            fresh.by_name.iter().filter(|l| !l.positions.is_empty()).map(|l| (l.key, l.positions.clone())).collect();
+        let rebuilt_by_name: IdMap<u32, Vec<u32>> =
+            rebuilt.by_name.iter().filter(|l| !l.positions.is_empty()).map(|l| (l.key, l.positions.clone())).collect();
         for (key, positions) in &by_name {
             let name = crate::names::name(*key);
-            let signed = |&j: &u32| matches!(&self.entries[j as usize], Entry::Element(f) if f.sig.is_some());
+            let signed = |&j: &u32| matches!(&this.entries[j as usize], Entry::Element(f) if f.sig.is_some());
             if positions.len() >= 2 && !positions.iter().all(signed) {
                 return Err(format!("{name:?}: namesakes without signatures"));
             }
         }
-        let by_sig: IdMap<u64, Vec<u32>> = self
+        let by_sig: IdMap<u64, Vec<u32>> = this
             .by_sig
             .iter()
             .filter(|(_, v)| !v.is_empty())
             .map(|(k, v)| Ok((*k, valid(v)?)))
             .collect::<Result<_, String>>()?;
-        if fresh_by_name != by_name || fresh.by_sig != by_sig || fresh.pos_of != self.pos_of {
+        if rebuilt_by_name != by_name || rebuilt.by_sig != by_sig || rebuilt.pos_of != this.pos_of {
             return Err("formatting list indexes differ".into());
         }
-        if fresh.markers != self.markers || fresh.dead != self.dead {
+        if rebuilt.markers != this.markers || rebuilt.dead != this.dead {
             return Err("formatting list markers or tombstone count differ".into());
         }
-        if matches!(self.entries.last(), Some(Entry::Dead(..))) {
+        if matches!(this.entries.last(), Some(Entry::Dead(..))) {
             return Err("tombstone at the end".into());
         }
         Ok(())
