@@ -2,7 +2,7 @@
 //! with indexes by name and by (name, attributes) signature so that the
 //! searches of the adoption agency and the Noah's Ark clause stay O(1).
 
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use htrewrite_tokenizer::{AttributeSpan, Span};
 
@@ -106,8 +106,13 @@ pub(crate) struct FormattingList {
     /// of the Standard's 14 names, so a search is short, and the lists a
     /// page never uses take no memory (a table by key was 3.8 KiB).
     by_name: Vec<NameList>,
-    /// Signatures are SipHash values already: a cheap hash of them is enough.
+    /// Signatures are SipHash values with this list's random keys
+    /// ([`FormattingList::keys`]): a cheap hash of them is enough.
     by_sig: IdMap<u64, Vec<u32>>,
+    /// The keys of the signatures, random per list: with fixed keys a page
+    /// could be made of attributes whose signatures collide in `by_sig`,
+    /// making each search linear.
+    keys: std::collections::hash_map::RandomState,
     pos_of: PosMap,
     dead: usize,
     /// Attribute lists of elements gone from the list, emptied and kept (at
@@ -137,8 +142,9 @@ const SPARE_ATTRS: usize = 8;
 const SPARE_CAPACITY: usize = 256;
 const SPARE_RAW: usize = 1024;
 
-/// Hash of the name and the attributes as a set (order does not matter).
-fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
+/// Hash of the name and the attributes as a set (order does not matter),
+/// with the keys `keys`.
+fn signature(name: &str, attrs: &[ShadowAttr], keys: &std::collections::hash_map::RandomState) -> u64 {
     if attrs.is_empty() {
         // No attributes (common): the names of formatting elements are a fixed
         // few, so a cheap hash of the name groups them without SipHash.
@@ -146,7 +152,7 @@ fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
         h.write(name.as_bytes());
         return h.finish();
     }
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = keys.build_hasher();
     name.hash(&mut h);
     if let [a] = attrs {
         // One attribute (the common case): one hasher.
@@ -155,9 +161,7 @@ fn signature(name: &str, attrs: &[ShadowAttr]) -> u64 {
     }
     let mut acc: u64 = 0;
     for a in attrs {
-        let mut ha = std::collections::hash_map::DefaultHasher::new();
-        a.hash(&mut ha);
-        acc = acc.wrapping_add(ha.finish());
+        acc = acc.wrapping_add(keys.hash_one(a));
     }
     acc.hash(&mut h);
     attrs.len().hash(&mut h);
@@ -203,9 +207,9 @@ impl FormattingElement {
     }
 
     /// The signature of the name and the (decoded) attributes.
-    fn signature(&mut self) -> u64 {
+    fn signature(&mut self, keys: &std::collections::hash_map::RandomState) -> u64 {
         self.decode_attrs();
-        signature(self.name(), &self.attrs)
+        signature(self.name(), &self.attrs, keys)
     }
 }
 
@@ -293,7 +297,7 @@ impl FormattingList {
         let signing = self.prepare_signing(key);
         let Entry::Element(f) = &mut self.entries[i] else { unreachable!("an element") };
         if signing && f.sig.is_none() {
-            f.sig = Some(f.signature());
+            f.sig = Some(f.signature(&self.keys));
         }
         let (sig, id) = (f.sig, f.id);
         let list = self.name_list(key);
@@ -426,7 +430,7 @@ impl FormattingList {
         if let Entry::Element(f) = &mut e
             && self.prepare_signing(f.key)
         {
-            f.sig = Some(f.signature());
+            f.sig = Some(f.signature(&self.keys));
         }
         if let Some(Entry::Dead(..)) = self.entries.get(i) {
             // A tombstone between the neighbours: take its place.
@@ -499,7 +503,7 @@ impl FormattingList {
                 if let Entry::Element(g) = &mut self.entries[j as usize]
                     && g.sig.is_none()
                 {
-                    let sig = g.signature();
+                    let sig = g.signature(&self.keys);
                     g.sig = Some(sig);
                     Self::insert_sorted(self.by_sig.entry(sig).or_default(), j);
                 }
@@ -594,7 +598,7 @@ impl FormattingList {
         }
         // Indexed ones, by signature.
         if same < 3 && floor < self.indexed && self.prepare_signing(f.key) {
-            let sig = f.signature();
+            let sig = f.signature(&self.keys);
             f.sig = Some(sig);
             if let Some(v) = self.by_sig.get(&sig) {
                 for &i in v.iter().rev() {
@@ -704,7 +708,7 @@ impl FormattingList {
         let mut all = self.clone();
         all.index_all();
         let this = &all;
-        let mut rebuilt = FormattingList::default();
+        let mut rebuilt = FormattingList { keys: this.keys.clone(), ..FormattingList::default() };
         for e in &this.entries {
             rebuilt.push_entry(e.clone());
         }
