@@ -18,7 +18,7 @@ use encoding_rs::Encoding;
 use htrewrite_selectors::{Matcher, RuleId};
 use htrewrite_shadow::{
     CloseCause, Event, EventSink, InsertionMode, Namespace, NoEvents, NodeId, Origin, Position, Shadow, ShadowAttr,
-    TreeToken,
+    TextRules, TreeToken,
 };
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
@@ -1766,8 +1766,8 @@ fn shadow_unobserved(shadow: &mut Shadow, t: &Token<'_>) -> Feedback {
 ///   planned again in the new mode.
 #[inline]
 fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
-    let mode = shadow.insertion_mode();
-    if text_opens_alike(mode) || shadow.fosters_text() {
+    let rules = shadow.insertion_mode().text_rules();
+    if text_opens_alike(rules) || shadow.fosters_text() {
         // spec ("in body", `pre` and `listing`): "If the next token is a
         // U+000A LINE FEED (LF) character token, then ignore that token":
         // the ignored newline acts on nothing, so events come after it.
@@ -1775,10 +1775,10 @@ fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
         let inert_end = cur + newline as u64;
         return PiecePlan { inert_end, at: first_non_nul(&rest[newline..], inert_end), piece_end: None };
     }
-    if mode == InsertionMode::AfterAfterFrameset {
+    if rules == TextRules::AfterAfterFrameset {
         return PiecePlan { inert_end: cur, at: first_whitespace(rest, cur), piece_end: None };
     }
-    let nul = ignores_nul(mode);
+    let nul = ignores_nul(rules);
     let p = first_non_whitespace(rest, cur, nul);
     // A NUL that switches the mode may be ignored in the new one (table
     // text, "in body"), so what follows can act at places of its own; any
@@ -1788,25 +1788,24 @@ fn text_piece_plan(shadow: &Shadow, rest: &[u8], cur: u64) -> PiecePlan {
     PiecePlan { inert_end: p, at: p, piece_end }
 }
 
-/// Text in insertion mode `mode` opens and closes elements as "in body"
+/// Text under the rules `rules` opens and closes elements as "in body"
 /// text does ("after body" and "after after body" process whitespace with
 /// the "in body" rules and switch to "in body" for anything else): the
 /// shadow's [`TextRules`](htrewrite_shadow::TextRules).
-fn text_opens_alike(mode: InsertionMode) -> bool {
-    matches!(mode.text_rules(), htrewrite_shadow::TextRules::InBody | htrewrite_shadow::TextRules::AfterBody)
+fn text_opens_alike(rules: TextRules) -> bool {
+    matches!(rules, TextRules::InBody | TextRules::AfterBody)
 }
 
-/// Whether text in insertion mode `mode` drops a U+0000 without opening or
+/// Whether text under the rules `rules` drops a U+0000 without opening or
 /// closing anything where it does not drop whitespace: "in table text"
 /// (entered from "in table", "in table body" and "in row") ignores NULs and
 /// acts on the other characters, so a NUL belongs with the leading
-/// whitespace. "In frameset" and "after frameset" open nothing for text
-/// ("after after frameset", in the same group of the shadow's
-/// [`TextRules`](htrewrite_shadow::TextRules), is handled apart).
+/// whitespace. "In frameset" and "after frameset" open nothing for text.
 /// Elsewhere ("in head", "in column group", …) a NUL is "anything else" and
-/// closes or opens elements like any other character.
-fn ignores_nul(mode: InsertionMode) -> bool {
-    mode.text_rules() == htrewrite_shadow::TextRules::TableOrFrameset
+/// closes or opens elements like any other character. Read from the
+/// shadow's [`TextRules`](htrewrite_shadow::TextRules).
+fn ignores_nul(rules: TextRules) -> bool {
+    matches!(rules, TextRules::Table | TextRules::Frameset)
 }
 
 /// The offset of the first whitespace character of `raw` (at `start`),

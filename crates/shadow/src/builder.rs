@@ -505,9 +505,8 @@ impl Builder {
     /// body, [`Builder::body_text`] without U+0000). Nothing here closes an
     /// element or ignores a token: no event carries the token's span.
     pub(crate) fn dispatch_classified_text<S: EventSink + ?Sized>(&mut self, s: &mut S, non_ws: impl FnOnce() -> bool) {
-        use InsertionMode as M;
-        match self.mode {
-            m if matches!(m.text_rules(), TextRules::InBody | TextRules::AfterBody) => {
+        match self.mode.text_rules() {
+            TextRules::InBody | TextRules::AfterBody => {
                 // spec (in body): reconstruct, insert, and frameset-ok is "not ok"
                 // after a character that is not whitespace ("after body": whitespace
                 // is processed by the rules of "in body").
@@ -518,7 +517,7 @@ impl Builder {
                 }
             }
             // spec: whitespace is ignored.
-            M::Initial | M::BeforeHtml | M::BeforeHead => {}
+            TextRules::WhitespaceIgnored => {}
             _ => self.insert_characters(s, ""),
         }
     }

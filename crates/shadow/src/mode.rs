@@ -75,7 +75,7 @@ pub enum InsertionMode {
 /// ```
 /// use htrewrite_shadow::{InsertionMode, TextRules};
 /// assert_eq!(InsertionMode::InCell.text_rules(), TextRules::InBody);
-/// assert_eq!(InsertionMode::InRow.text_rules(), TextRules::TableOrFrameset);
+/// assert_eq!(InsertionMode::InRow.text_rules(), TextRules::Table);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextRules {
@@ -86,16 +86,24 @@ pub enum TextRules {
     /// "After body" and "after after body": whitespace by the "in body"
     /// rules; any other character switches to "in body" and is reprocessed.
     AfterBody,
-    /// Whitespace is inserted (or ignored, before the head); any other
-    /// character (U+0000 too) is "anything else", which closes or opens
-    /// elements: "initial", "before html", "before head", "in head", "in
-    /// head noscript", "after head", "in column group".
-    WhitespaceOnly,
-    /// The table modes (characters go through "in table text", U+0000
-    /// ignored) and the frameset modes (only whitespace is inserted): "in
-    /// table", "in table text", "in table body", "in row", "in frameset",
-    /// "after frameset", "after after frameset".
-    TableOrFrameset,
+    /// Whitespace is ignored; any other character (U+0000 too) is
+    /// "anything else", which opens elements: "initial", "before html",
+    /// "before head".
+    WhitespaceIgnored,
+    /// Whitespace is inserted; any other character (U+0000 too) is
+    /// "anything else", which closes elements: "in head", "in head
+    /// noscript", "after head", "in column group".
+    WhitespaceInserted,
+    /// The table modes: characters go through "in table text" (U+0000
+    /// ignored, the rest inserted, or foster-parented when not all
+    /// whitespace): "in table", "in table text", "in table body", "in row".
+    Table,
+    /// Whitespace is inserted, any other character ignored: "in frameset",
+    /// "after frameset".
+    Frameset,
+    /// Whitespace is processed by the "in body" rules, any other character
+    /// ignored: "after after frameset".
+    AfterAfterFrameset,
     /// "text": every character is inserted.
     Text,
 }
@@ -113,20 +121,11 @@ impl InsertionMode {
         match self {
             M::InBody | M::InCaption | M::InCell | M::InTemplate => TextRules::InBody,
             M::AfterBody | M::AfterAfterBody => TextRules::AfterBody,
-            M::Initial
-            | M::BeforeHtml
-            | M::BeforeHead
-            | M::InHead
-            | M::InHeadNoscript
-            | M::AfterHead
-            | M::InColumnGroup => TextRules::WhitespaceOnly,
-            M::InTable
-            | M::InTableText
-            | M::InTableBody
-            | M::InRow
-            | M::InFrameset
-            | M::AfterFrameset
-            | M::AfterAfterFrameset => TextRules::TableOrFrameset,
+            M::Initial | M::BeforeHtml | M::BeforeHead => TextRules::WhitespaceIgnored,
+            M::InHead | M::InHeadNoscript | M::AfterHead | M::InColumnGroup => TextRules::WhitespaceInserted,
+            M::InTable | M::InTableText | M::InTableBody | M::InRow => TextRules::Table,
+            M::InFrameset | M::AfterFrameset => TextRules::Frameset,
+            M::AfterAfterFrameset => TextRules::AfterAfterFrameset,
             M::Text => TextRules::Text,
         }
     }
@@ -198,8 +197,8 @@ impl Builder {
         match self.mode.text_rules() {
             TextRules::Text => true,
             TextRules::InBody => !may_have_nul(),
-            TextRules::WhitespaceOnly | TextRules::AfterBody => !non_ws(),
-            TextRules::TableOrFrameset => false,
+            TextRules::WhitespaceIgnored | TextRules::WhitespaceInserted | TextRules::AfterBody => !non_ws(),
+            TextRules::Table | TextRules::Frameset | TextRules::AfterAfterFrameset => false,
         }
     }
 
