@@ -42,7 +42,7 @@ use std::rc::Rc;
 
 use common::{Chunking, chunkings, show};
 use htrewrite::{ContentType, Fallback, Rewriter, RewritingError, Settings, Slot, SlotErrorKind};
-use htrewrite_testkit::{Random, SplitMix64, permutations, shuffled};
+use htrewrite_testkit::{Random, SplitMix64, fnv1a64, permutations, shuffled};
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
@@ -305,8 +305,7 @@ fn run_case(case: &Case) -> Result<(), Failed> {
             Err(e) => failures.push(format!("immediate edits: {e}")),
         }
     }
-    let seed =
-        case.name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let seed = fnv1a64(case.name.as_bytes());
     let mut timings = vec![Timing::Eager];
     for order in orders(actions.len(), seed) {
         timings.push(Timing::BeforeEnd(order.clone()));
