@@ -13,25 +13,38 @@
 //! (dhat's viewer reads it).
 //!
 //! # Errors
-//! Exits with a message on a wrong argument or an unreadable file.
+//! Exits with a message on a wrong argument (clap's usage error) or an
+//! unreadable file.
 
+use std::path::PathBuf;
+
+use clap::Parser;
+use htrewrite_benches::parse_byte_count;
 use htrewrite_benches::pipeline::{Prepared, RewriteEngine, RewriteWorkload};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
 
+/// The heap a rewriter holds at its peak, by allocation site (dhat).
+#[derive(Debug, Parser)]
+#[command(name = "heap_sites")]
+struct Args {
+    /// The page.
+    file: PathBuf,
+    /// Chunk size the page is fed in (`65536`, `64K`, `1M`).
+    #[arg(value_parser = parse_byte_count)]
+    chunk: usize,
+    /// The workload: passthrough, cdn, rewrite, count10, text or select1000.
+    workload: RewriteWorkload,
+    /// `full`: the full pipeline (the tree built with no handlers).
+    #[arg(value_parser = ["full"])]
+    full: Option<String>,
+}
+
 fn main() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: heap_sites FILE CHUNK WORKLOAD [full]";
-    let [file, chunk, workload, rest @ ..] = &args[..] else { return Err(usage.into()) };
-    let chunk: usize = chunk.parse().map_err(|e| format!("CHUNK: {e}"))?;
-    let workload = RewriteWorkload::ALL
-        .into_iter()
-        .find(|w| w.name() == workload)
-        .ok_or_else(|| format!("unknown workload {workload}"))?;
-    let engine =
-        if rest.first().is_some_and(|a| a == "full") { RewriteEngine::HtrewriteFull } else { RewriteEngine::Htrewrite };
-    let doc = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+    let Args { file, chunk, workload, full } = Args::parse();
+    let engine = if full.is_some() { RewriteEngine::HtrewriteFull } else { RewriteEngine::Htrewrite };
+    let doc = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
     let prepared = Prepared::new();
     std::hint::black_box(engine.run(workload, &doc, chunk, &prepared));
     let path = std::env::temp_dir().join("dhat-heap.json");

@@ -82,6 +82,17 @@ impl RewriteWorkload {
     }
 }
 
+/// [`RewriteWorkload::from_name`], for the command lines (clap reads it).
+///
+/// # Errors
+/// A message naming the unknown workload.
+impl std::str::FromStr for RewriteWorkload {
+    type Err = String;
+    fn from_str(name: &str) -> Result<RewriteWorkload, String> {
+        RewriteWorkload::from_name(name).ok_or_else(|| format!("unknown workload {name:?}"))
+    }
+}
+
 /// The selector lists, compiled once: htrewrite's `Selectors` are shared
 /// between rewriters, as a proxy shares them between requests.
 pub struct Prepared {
@@ -189,6 +200,17 @@ impl RewriteEngine {
             RewriteEngine::Html5everTokenizer => html5ever_tokenize(doc, chunk),
             RewriteEngine::Html5everDom => html5ever_dom(w, doc, chunk),
         }
+    }
+}
+
+/// [`RewriteEngine::from_name`], for the command lines (clap reads it).
+///
+/// # Errors
+/// A message naming the unknown engine.
+impl std::str::FromStr for RewriteEngine {
+    type Err = String;
+    fn from_str(name: &str) -> Result<RewriteEngine, String> {
+        RewriteEngine::from_name(name).ok_or_else(|| format!("unknown engine {name:?}"))
     }
 }
 

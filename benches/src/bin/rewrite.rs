@@ -37,10 +37,10 @@ struct Args {
     #[arg(long, exclusive = true)]
     list_adversarial: bool,
     /// The engine: htrewrite, htrewrite_full, lol_html, html5ever_tokenizer or html5ever_dom.
-    #[arg(value_name = "ENGINE", value_parser = engine, required_unless_present = "list_adversarial")]
+    #[arg(value_name = "ENGINE", required_unless_present = "list_adversarial")]
     engine: Option<RewriteEngine>,
     /// The workload: passthrough, cdn, rewrite, count10, text or select1000.
-    #[arg(value_name = "WORKLOAD", value_parser = workload, required_unless_present = "list_adversarial")]
+    #[arg(value_name = "WORKLOAD", required_unless_present = "list_adversarial")]
     workload: Option<RewriteWorkload>,
     /// Generate the adversarial input NAME (see --list-adversarial) at about BYTES bytes
     /// (`64K`, `1M`) instead of reading files.
@@ -49,14 +49,6 @@ struct Args {
     /// The input files.
     #[arg(value_name = "FILE", required_unless_present_any = ["adversarial", "list_adversarial"])]
     files: Vec<PathBuf>,
-}
-
-fn engine(name: &str) -> Result<RewriteEngine, String> {
-    RewriteEngine::from_name(name).ok_or_else(|| format!("unknown engine {name:?}"))
-}
-
-fn workload(name: &str) -> Result<RewriteWorkload, String> {
-    RewriteWorkload::from_name(name).ok_or_else(|| format!("unknown workload {name:?}"))
 }
 
 /// The work callgrind counts: every document through the engine.
