@@ -1186,6 +1186,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if edits.has_end_work() || !end_groups.is_empty() {
             let (name, end_groups) = (name.into(), end_groups.to_vec());
             self.pending.insert(id, Pending { name, edits, end_groups, ctx, has_start_tag: token.is_some() });
+        } else {
+            // Nothing waits: the edits' buffers serve the next element.
+            edits.before = before;
+            edits.prepend = prepend;
+            edits.clear_for_reuse(BUFFER_KEPT);
+            *self.edits_spare = edits;
         }
     }
 

@@ -250,10 +250,59 @@ impl<K: HandlerKind> Edits<'_, K> {
                 .sum::<usize>()
     }
 
+    /// Makes these edits untouched again ([`Edits::is_untouched`]) for the
+    /// next element, keeping the capacity of the attribute list and of the
+    /// content buffers no larger than `kept` bytes (no allocation per
+    /// edited element; memory stays bounded by what one element needs).
+    pub(crate) fn clear_for_reuse(&mut self, kept: usize) {
+        for buf in [&mut self.before, &mut self.prepend, &mut self.append, &mut self.after] {
+            buf.clear();
+            if buf.capacity() > kept {
+                *buf = Vec::new();
+            }
+        }
+        self.replacement = None;
+        self.inner = None;
+        self.removal = Removal::None;
+        self.attrs.clear();
+        if self.attrs.capacity() > 16 {
+            self.attrs = Vec::new();
+        }
+        self.name = None;
+        self.end_handlers.clear();
+        self.slots = None;
+    }
+
     /// The start tag with the edits applied: only changed attributes (and
     /// the name) are rewritten, every other byte is kept. The marks of
     /// attribute-value slots go to `marks`, at offsets of `out`.
+    ///
+    /// The common edit, one attribute's value changed (`href`, `src`), is
+    /// written in place; everything else goes through the general path
+    /// ([`Edits::write_start_tag_general`], which the tests compare it with).
     pub(crate) fn write_start_tag(
+        &self,
+        token: &Token<'_>,
+        doc: Doc<'_>,
+        out: &mut Vec<u8>,
+        marks: &mut Vec<(usize, Mark)>,
+    ) {
+        if self.name.is_none()
+            && let [AttrEdit { kind: AttrEditKind::Changed { span, value }, .. }] = &self.attrs[..]
+            && let Some(v) = span.value
+        {
+            let raw = token.raw();
+            out.extend_from_slice(&raw[..v.start]);
+            write_value(span.quote, value, doc, out);
+            out.extend_from_slice(&raw[v.end..]);
+            return;
+        }
+        self.write_start_tag_general(token, doc, out, marks);
+    }
+
+    /// [`Edits::write_start_tag`] for any edits: each change as a
+    /// replaced range of the tag's bytes, applied in order.
+    fn write_start_tag_general(
         &self,
         token: &Token<'_>,
         doc: Doc<'_>,
@@ -275,16 +324,7 @@ impl<K: HandlerKind> Edits<'_, K> {
                 AttrEditKind::Changed { span, value } => match span.value {
                     Some(v) => {
                         let mut bytes = Vec::new();
-                        match span.quote {
-                            Quote::Double => escape_value(value, b'"', doc, &mut bytes),
-                            Quote::Single => escape_value(value, b'\'', doc, &mut bytes),
-                            Quote::None if unquoted_safe(value) => escape_value(value, b'"', doc, &mut bytes),
-                            Quote::None => {
-                                bytes.push(b'"');
-                                escape_value(value, b'"', doc, &mut bytes);
-                                bytes.push(b'"');
-                            }
-                        }
+                        write_value(span.quote, value, doc, &mut bytes);
                         edits.push((v.start, v.end, bytes));
                     }
                     None => {
@@ -407,6 +447,22 @@ fn write_marked(
 }
 
 /// Escapes an attribute value for `quote` (`&` always, the quote character).
+/// The new `value` of an attribute whose old value was quoted with
+/// `quote`, in its place: escaped for the same quotes; an unquoted one
+/// stays unquoted where that reads back the same, and is quoted otherwise.
+fn write_value(quote: Quote, value: &str, doc: Doc<'_>, out: &mut Vec<u8>) {
+    match quote {
+        Quote::Double => escape_value(value, b'"', doc, out),
+        Quote::Single => escape_value(value, b'\'', doc, out),
+        Quote::None if unquoted_safe(value) => escape_value(value, b'"', doc, out),
+        Quote::None => {
+            out.push(b'"');
+            escape_value(value, b'"', doc, out);
+            out.push(b'"');
+        }
+    }
+}
+
 fn escape_value(value: &str, quote: u8, doc: Doc<'_>, out: &mut Vec<u8>) {
     let set = if quote == b'"' { Escapes::DoubleQuoted } else { Escapes::SingleQuoted };
     // Attribute values allow character references, so nothing is unencodable.
@@ -1446,4 +1502,100 @@ pub(crate) fn write_end_tag(token: &Token<'_>, name: &str, out: &mut Vec<u8>) {
     out.extend_from_slice(&raw[..r.start]);
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(&raw[r.end..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use htrewrite_tokenizer::{Feedback, TokenKind, TokenSink, Tokenizer};
+
+    /// Every start tag of `html` with the value of its attribute `name`
+    /// set to `value` (and again with the element renamed), through
+    /// [`Edits::write_start_tag`] and through the general path: (the fast
+    /// path's bytes, the general path's bytes).
+    fn both_paths(html: &str, name: &str, value: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
+        struct Sink<'n>(&'n str, &'n str, Vec<(Vec<u8>, Vec<u8>)>);
+        impl TokenSink for Sink<'_> {
+            fn token(&mut self, t: &Token<'_>) -> Feedback {
+                if t.kind() != TokenKind::StartTag {
+                    return Feedback::default();
+                }
+                let Some(&span) = t.attribute_spans().iter().find(|a| t.attribute_name_is(a, self.0)) else {
+                    return Feedback::default();
+                };
+                let mut e = Edits::<Local>::default();
+                e.attrs.push(AttrEdit {
+                    name: self.0.to_owned(),
+                    kind: AttrEditKind::Changed { span, value: self.1.to_owned() },
+                });
+                let doc = Doc { encoding: encoding_rs::UTF_8, lines: None };
+                // As it is, and with the element renamed too (not the fast path's case).
+                for rename in [None, Some("x-y")] {
+                    e.name = rename.map(str::to_owned);
+                    let (mut fast, mut general) = (Vec::new(), Vec::new());
+                    e.write_start_tag(t, doc, &mut fast, &mut Vec::new());
+                    e.write_start_tag_general(t, doc, &mut general, &mut Vec::new());
+                    self.2.push((fast, general));
+                }
+                Feedback::default()
+            }
+        }
+        let mut sink = Sink(name, value, Vec::new());
+        let mut tokenizer = Tokenizer::new();
+        tokenizer.feed(html.as_bytes(), &mut sink);
+        tokenizer.finish(&mut sink);
+        sink.2
+    }
+
+    #[test]
+    fn one_changed_value_is_written_as_the_general_path_writes_it() {
+        let tags = [
+            r#"<a href="http://x/">"#,
+            "<a href='http://x/'>",
+            "<a href=http://x/>",
+            "<a href=http://x/ id=1>",
+            r#"<a id=1 HREF="x" href='y'>"#,
+            r#"<a href="">"#,
+            "<a href=''/>",
+            "<img src=x/>",
+            r#"<a  href = "x"  >"#,
+            "<a href>",
+            "<a href=x",
+        ];
+        let values = ["https://x/", "", "a b", "a\"b'c", "<&>", "x=y", "é€"];
+        let mut seen = 0;
+        for tag in tags {
+            let name = if tag.starts_with("<img") { "src" } else { "href" };
+            for value in values {
+                for (fast, general) in both_paths(tag, name, value) {
+                    seen += 1;
+                    assert_eq!(
+                        String::from_utf8_lossy(&fast),
+                        String::from_utf8_lossy(&general),
+                        "{tag:?} with {name}={value:?}"
+                    );
+                }
+            }
+        }
+        // Every tag has the attribute but the unfinished one (no token):
+        // the comparison ran for all the others.
+        assert_eq!(seen, 2 * (tags.len() - 1) * values.len());
+    }
+
+    #[test]
+    fn edits_cleared_for_reuse_are_untouched() {
+        let mut e = Edits::<Local>::default();
+        e.before.extend_from_slice(b"x");
+        e.append.extend_from_slice(&[b'y'; 5000]);
+        e.removal = Removal::KeepContent;
+        e.name = Some("b".into());
+        e.inner = Some(Vec::new());
+        e.attrs.push(AttrEdit { name: "id".into(), kind: AttrEditKind::Added { value: "1".into() } });
+        assert!(!e.is_untouched());
+        e.clear_for_reuse(4096);
+        assert!(e.is_untouched());
+        assert!(e.before.capacity() >= 1, "a small buffer is kept");
+        assert_eq!(e.append.capacity(), 0, "a buffer over the bound is not kept");
+        assert!(e.attrs.capacity() >= 1);
+    }
 }
