@@ -38,6 +38,14 @@
 //! open element for nothing (issue 16: nested tables, 91 bytes per element
 //! against lol_html's 85). It is built once, from the stack, when the first
 //! foreign element is pushed, and kept from then on.
+//!
+//! The top few entries (at most [`FRESH`], from [`Stack::indexed`] up)
+//! are in no index: the searches look at them one by one first. Most
+//! elements are closed soon after they are opened, while still among the
+//! top ones, and are never indexed (issue 16: indexing and unindexing one,
+//! its name list, category lists and position map, cost about 70
+//! instructions); an element is indexed once, when [`FRESH`] more are
+//! opened above it.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -53,6 +61,9 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// The id of a hole's placeholder entry (never an element's id).
 const HOLE_ID: NodeId = NodeId(u64::MAX - 1);
+
+/// How many entries at the top of the stack stay out of the indexes.
+const FRESH: usize = 8;
 
 /// An index list: `Name(key)` or `Cat(c)` for category bit `c`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -98,6 +109,9 @@ pub(crate) struct Stack {
     /// from the first foreign element pushed on.
     html_indexed: bool,
     pos_of: PosMap,
+    /// The positions below this one are indexed (`by_name`, `by_cat`,
+    /// `pos_of`); the others, at most [`FRESH`], are not.
+    indexed: usize,
     /// The entries without holes, made on demand while there are holes.
     view: OnceLock<Vec<OpenElement>>,
 }
@@ -117,6 +131,7 @@ impl Default for Stack {
             index_bytes: 0,
             html_indexed: false,
             pos_of: PosMap::default(),
+            indexed: 0,
             view: OnceLock::new(),
         }
     }
@@ -441,13 +456,17 @@ impl Stack {
     }
 
     /// Counts one more element with name key `key` (other keys only: known
-    /// ones are never freed); returns the index in `by_name` of the key's
-    /// list, made if new.
+    /// ones are never freed).
     #[inline(always)]
-    fn add_ref(&mut self, key: u32) -> usize {
+    fn add_ref(&mut self, key: u32) {
         if key as usize >= names::COUNT {
             self.other[key as usize - names::COUNT].info.refs += 1;
         }
+    }
+
+    /// The index in `by_name` of name key `key`'s list, made if new.
+    #[inline(always)]
+    fn name_list(&mut self, key: u32) -> usize {
         match *self.list_slot(key) {
             0 => self.new_name_list(key),
             i => i as usize - 1,
@@ -587,41 +606,59 @@ impl Stack {
         }
     }
 
-    /// Pushes `e` on top, at the end of every index list it is in. Always
-    /// inlined (five callers): the entry moves from its maker to the vector
-    /// without a call's copies.
+    /// Pushes `e` on top, unindexed (the entry [`FRESH`] below it is
+    /// indexed). Always inlined (five callers): the entry moves from its
+    /// maker to the vector without a call's copies.
     #[inline(always)]
     pub(crate) fn push(&mut self, e: OpenElement) {
         tick(1);
         self.touched();
-        let p = self.items.len() as u32;
-        let key = e.key;
-        let list = self.add_ref(key);
-        Stack::append(&mut self.by_name[list], p, &mut self.index_bytes);
-        let mut lists = e.lists;
-        if !self.html_indexed {
-            if lists & HTML_LIST == 0 {
-                self.index_html();
-            } else {
-                lists &= !HTML_LIST;
-            }
+        self.add_ref(e.key);
+        if !self.html_indexed && e.lists & HTML_LIST == 0 {
+            self.index_html();
         }
-        for c in indexed(lists) {
-            Stack::append(&mut self.by_cat[c as usize], p, &mut self.index_bytes);
-        }
-        self.pos_of.insert(e.id, p);
         self.items.push(e);
         self.live += 1;
+        if self.items.len() - self.indexed > FRESH {
+            self.index_next();
+        }
+    }
+
+    /// Indexes the entry at [`Stack::indexed`] (nothing for a hole): its
+    /// position goes at the end of its name list and of its category lists,
+    /// and into the position map.
+    fn index_next(&mut self) {
+        let p = self.indexed;
+        self.indexed += 1;
+        let e = &self.items[p];
+        if e.key == NONE {
+            return;
+        }
+        let (key, id) = (e.key, e.id);
+        let lists = if self.html_indexed { e.lists } else { e.lists & !HTML_LIST };
+        let list = self.name_list(key);
+        Stack::append(&mut self.by_name[list], p as u32, &mut self.index_bytes);
+        for c in indexed(lists) {
+            Stack::append(&mut self.by_cat[c as usize], p as u32, &mut self.index_bytes);
+        }
+        self.pos_of.insert(id, p as u32);
+    }
+
+    /// Indexes every entry.
+    fn index_all(&mut self) {
+        while self.indexed < self.items.len() {
+            self.index_next();
+        }
     }
 
     /// Starts keeping the list of [`cat::HTML`] (a foreign element is being
-    /// pushed): the positions of the open elements, all HTML until now.
+    /// pushed): the positions of the indexed open elements, all HTML until now.
     #[cold]
     #[inline(never)]
     fn index_html(&mut self) {
         self.html_indexed = true;
         let positions: Vec<u32> =
-            (0..self.items.len()).filter(|&p| self.items[p].lists & HTML_LIST != 0).map(|p| p as u32).collect();
+            (0..self.indexed).filter(|&p| self.items[p].lists & HTML_LIST != 0).map(|p| p as u32).collect();
         tick(positions.len());
         self.index_bytes += positions.capacity() * 4;
         self.by_cat[HTML_LIST.trailing_zeros() as usize] = positions;
@@ -635,7 +672,7 @@ impl Stack {
         tick(1);
         self.touched();
         let e = self.items.pop().expect("non-empty");
-        self.pos_of.remove(&e.id);
+        let was_indexed = self.items.len() < self.indexed;
         self.live -= 1;
         // The current node stays at the top: drop the run of holes below it.
         if let Some(last) = self.items.last()
@@ -645,11 +682,9 @@ impl Stack {
             tick(self.items.len() - start);
             self.items.truncate(start);
         }
-        // It was the last entry of each list it is in: those entries go,
-        // with the stale ones under them.
-        self.clean_name(e.key);
-        for c in indexed(e.lists) {
-            self.clean_cat(c);
+        self.indexed = self.indexed.min(self.items.len());
+        if was_indexed {
+            self.unindexed(&e);
         }
         self.release(&e);
         self.forget_cased(&e);
@@ -665,16 +700,26 @@ impl Stack {
         tick(1);
         self.touched();
         let e = std::mem::replace(&mut self.items[i], OpenElement::hole());
-        self.pos_of.remove(&e.id);
         self.live -= 1;
         self.join_holes(i, i);
-        self.clean_name(e.key);
-        for c in indexed(e.lists) {
-            self.clean_cat(c);
+        if i < self.indexed {
+            self.unindexed(&e);
         }
         self.release(&e);
         self.forget_cased(&e);
         e
+    }
+
+    /// An indexed element `e` left its position (now a hole, or gone): its
+    /// entry in the position map goes, and the stale entries that now end
+    /// its lists.
+    #[inline(always)]
+    fn unindexed(&mut self, e: &OpenElement) {
+        self.pos_of.remove(&e.id);
+        self.clean_name(e.key);
+        for c in indexed(e.lists) {
+            self.clean_cat(c);
+        }
     }
 
     /// Forgets the name of `e` if it was cased (it left the stack).
@@ -709,6 +754,7 @@ impl Stack {
     /// block, the new formatting element), plus a binary search per list.
     pub(crate) fn rewrite_segment(&mut self, lo: usize, hi: usize, new: Vec<OpenElement>) {
         self.touched();
+        self.index_all();
         let mut old = Vec::new();
         let mut p = self.live_from(lo);
         while p <= hi {
@@ -736,6 +782,7 @@ impl Stack {
             tick(1);
             let p = first + j;
             self.add_ref(e.key);
+            self.name_list(e.key);
             self.pos_of.insert(e.id, p as u32);
             self.items[p] = e;
             self.live += 1;
@@ -820,7 +867,17 @@ impl Stack {
 
     /// Position of the element `id`, if it is open.
     pub(crate) fn position(&self, id: NodeId) -> Option<usize> {
-        self.pos_of.get(&id).map(|&i| i as usize)
+        match self.fresh_find(|e| e.id == id) {
+            Some(p) => Some(p),
+            None => self.pos_of.get(&id).map(|&i| i as usize),
+        }
+    }
+
+    /// The topmost unindexed entry for which `f` holds (a hole's never does).
+    #[inline(always)]
+    fn fresh_find(&self, f: impl Fn(&OpenElement) -> bool) -> Option<usize> {
+        let fresh = &self.items[self.indexed..];
+        fresh.iter().rposition(f).map(|i| self.indexed + i)
     }
 
     /// Position of the topmost (newest) open element `name` of namespace `ns`
@@ -835,6 +892,9 @@ impl Stack {
 
     /// Position of the topmost open element with known id `key`.
     pub(crate) fn topmost_known(&self, key: u32) -> Option<usize> {
+        if let Some(p) = self.fresh_find(|e| e.key == key) {
+            return Some(p);
+        }
         let list = self.list_of(key);
         if list == 0 {
             return None;
@@ -856,6 +916,7 @@ impl Stack {
         // position is never a hole).
         match c {
             cat::HTML if !self.html_indexed => self.items.len().checked_sub(1),
+            _ if let Some(p) = self.fresh_find(|e| e.cats & c != 0) => Some(p),
             cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE => top(c).max(top(cat::SCOPE)),
             cat::SPECIAL => top(c).max(top(cat::SPECIAL_NOT_ADP)),
             _ => top(c),
@@ -889,6 +950,18 @@ impl Stack {
     /// slow, obvious reference of the indexes; tests only).
     #[cfg(test)]
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
+        if self.items.len() - self.indexed > FRESH {
+            return Err(format!("{} entries unindexed", self.items.len() - self.indexed));
+        }
+        // The indexes as they are with every entry indexed.
+        let mut all = self.clone();
+        all.index_all();
+        all.check_indexed()
+    }
+
+    /// [`Stack::check_invariants`] of a stack with every entry indexed.
+    #[cfg(test)]
+    fn check_indexed(&self) -> Result<(), String> {
         let n = self.items.len();
         let live: Vec<usize> = (0..n).filter(|&i| self.items[i].id != HOLE_ID).collect();
         if live.len() != self.live {
