@@ -229,6 +229,7 @@ fn indexed(lists: u8) -> impl Iterator<Item = u32> {
 impl OpenElement {
     /// The entry of an element with a known name (`names::known`), which
     /// needs nothing of the stack.
+    #[inline]
     pub(crate) fn of_known(id: NodeId, key: u32, ns: Namespace, parent: NodeId) -> OpenElement {
         debug_assert!((key as usize) < names::COUNT);
         let cats = names::cats_of(key);
