@@ -783,6 +783,7 @@ impl Stack {
             tick(1);
             let p = first + j;
             self.add_ref(e.key);
+            // Its name's list made if new (`rewrite_entries` reads it).
             self.name_list(e.key);
             self.pos_of.insert(e.id, p as u32);
             self.items[p] = e;
@@ -910,14 +911,19 @@ impl Stack {
 
     /// Position of the topmost element with category bit `c` (an indexed one).
     pub(crate) fn topmost_cat(&self, c: u16) -> Option<usize> {
-        let top = |c: u16| self.by_cat[c.trailing_zeros() as usize].last().map(|&p| p as usize);
+        // Until the HTML list is kept, every open element is HTML and the
+        // topmost is the current node (the last position is never a hole).
+        if c == cat::HTML && !self.html_indexed {
+            return self.items.len().checked_sub(1);
+        }
+        // An unindexed entry is above every indexed one.
+        if let Some(p) = self.fresh_find(|e| e.cats & c != 0) {
+            return Some(p);
+        }
         // The lists of the categories that contain another hold only the
-        // difference (see `index_lists`); until the HTML list is kept, every
-        // open element is HTML and the topmost is the current node (the last
-        // position is never a hole).
+        // difference (see `index_lists`).
+        let top = |c: u16| self.by_cat[c.trailing_zeros() as usize].last().map(|&p| p as usize);
         match c {
-            cat::HTML if !self.html_indexed => self.items.len().checked_sub(1),
-            _ if let Some(p) = self.fresh_find(|e| e.cats & c != 0) => Some(p),
             cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE => top(c).max(top(cat::SCOPE)),
             cat::SPECIAL => top(c).max(top(cat::SPECIAL_NOT_ADP)),
             _ => top(c),
