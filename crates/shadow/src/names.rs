@@ -393,22 +393,12 @@ pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
 
 /// The id of the HTML element whose tag name's bytes in the input are
 /// `raw`, read as the tokenizer decodes it (ASCII-lowercased), for a name of
-/// 1 to 8 ASCII bytes without NUL; `None` for others (known or not: the
-/// caller builds the name and asks [`known`]). Known HTML names are ASCII,
-/// so a name with other bytes is none of them.
+/// 1 to 8 bytes without NUL; `None` for others (known or not: the caller
+/// builds the name and asks [`known`]). Known HTML names are ASCII, so a
+/// name with other bytes (invalid UTF-8 included) packs to no entry.
 #[inline]
 pub(crate) fn known_html_raw(raw: &[u8]) -> Option<u32> {
-    if raw.is_empty() || raw.len() > 8 {
-        return None;
-    }
-    let mut word = 0u64;
-    for (i, &c) in raw.iter().enumerate() {
-        if c == 0 || !c.is_ascii() {
-            return None;
-        }
-        word |= u64::from(c.to_ascii_lowercase()) << (8 * i);
-    }
-    table().exact_short[ns_index(Namespace::Html)].get(word)
+    table().exact_short[ns_index(Namespace::Html)].get(pack_bytes(raw, |c| c.to_ascii_lowercase())?)
 }
 
 /// [`known`] for a name that does not pack (longer than 8 bytes, or with NUL).
@@ -458,7 +448,13 @@ pub(crate) const fn html(name: &str) -> u32 {
 /// table's names have no NUL).
 #[inline]
 fn pack(name: &str) -> Option<u64> {
-    let b = name.as_bytes();
+    pack_bytes(name.as_bytes(), |c| c)
+}
+
+/// [`pack`] of the bytes `b`, each mapped by `map` (ASCII lowercasing for
+/// a tag name's raw bytes, [`known_html_raw`]).
+#[inline(always)]
+fn pack_bytes(b: &[u8], map: impl Fn(u8) -> u8) -> Option<u64> {
     if b.is_empty() || b.len() > 8 {
         return None;
     }
@@ -468,7 +464,7 @@ fn pack(name: &str) -> Option<u64> {
         if c == 0 {
             return None;
         }
-        word |= u64::from(c) << (8 * i);
+        word |= u64::from(map(c)) << (8 * i);
     }
     Some(word)
 }
