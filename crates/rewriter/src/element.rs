@@ -119,6 +119,10 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
     pub(crate) next_slot: u64,
 }
 
+/// The most attribute edits whose room [`Edits::clear_for_reuse`] keeps
+/// (an element with more gives its list up).
+const ATTR_EDITS_KEPT: usize = 16;
+
 /// The slots handlers made for one element.
 #[derive(Debug, Default)]
 pub(crate) struct SlotEdits {
@@ -265,7 +269,7 @@ impl<K: HandlerKind> Edits<'_, K> {
         self.inner = None;
         self.removal = Removal::None;
         self.attrs.clear();
-        if self.attrs.capacity() > 16 {
+        if self.attrs.capacity() > ATTR_EDITS_KEPT {
             self.attrs = Vec::new();
         }
         self.name = None;
