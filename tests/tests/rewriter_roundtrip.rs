@@ -10,7 +10,10 @@
 //!    document text, document comments, processing instructions, document end) the output is the
 //!    input, byte for byte;
 //! 3. what those handlers saw (element names, attributes, origins; end causes and end tags; each
-//!    text node's joined text; comments) is the same for every chunking.
+//!    text node's joined text; comments) is the same for every chunking;
+//! 4. a document-wide text handler alone (no selector: the rewriter's path for text that no element
+//!    event can split, `Core::token`) sees the same chunks — text, source location, text mode, last
+//!    in its text node — as beside a `*` element handler (every text token on the full path).
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -31,6 +34,19 @@ enum Source {
     File(PathBuf),
 }
 
+/// Documents whose text is split by element events after its first byte, which item 4 must see
+/// as the full path does: the text before the events is a text node of its own.
+const TEXT_SPLITS: [(&str, &str); 4] = [
+    // "In body" ignores the NULs; the `b` is reconstructed at `x`.
+    ("nul-then-reconstructed-formatting", "<p><b></p>\0\0x"),
+    // The newline after `<pre>` is ignored; the `i` is reconstructed at `y`.
+    ("pre-newline-then-reconstructed-formatting", "<i><pre></i>\ny"),
+    // Whitespace stays in the head; `z` closes it and opens the body.
+    ("head-whitespace-then-body", "<head> \n z"),
+    // Whitespace goes to the table; `t` is foster-parented with a reconstructed `b`.
+    ("table-whitespace-then-fostered", "<b><table></b> t"),
+];
+
 fn main() {
     let args = Arguments::from_args();
     harness::install_panic_hook();
@@ -43,6 +59,9 @@ fn main() {
     };
     for case in tree_construction::load_tree_construction().into_iter().chain(tree_construction::load_wpt_additions()) {
         add(format!("rewriter/{}", case.name()), Source::Bytes(Arc::new(case.input)));
+    }
+    for (name, input) in TEXT_SPLITS {
+        add(format!("rewriter/text-splits/{name}"), Source::Bytes(Arc::new(input.as_bytes().to_vec())));
     }
     for (rel, path, _, _) in corpus::vendored_pages() {
         add(format!("rewriter/corpus/{rel}"), Source::File(path));
@@ -84,6 +103,18 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
         if out != input {
             return Err(difference("read-only handlers", &chunking, &input, &out).into());
         }
+        let alone = doc_text(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        let beside = doc_text(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        if alone != beside {
+            let i = alone.iter().zip(&beside).position(|(a, b)| a != b).unwrap_or(alone.len().min(beside.len()));
+            return Err(format!(
+                "{}: a document text handler alone saw {:?} at chunk {i}, beside `*` {:?}",
+                chunking.describe(input.len()),
+                alone.get(i),
+                beside.get(i)
+            )
+            .into());
+        }
         match &first_log {
             None => first_log = Some((chunking, log)),
             Some((c0, log0)) if *log0 != log => {
@@ -111,6 +142,30 @@ fn difference(what: &str, chunking: &Chunking, input: &[u8], out: &[u8]) -> Stri
         input.len(),
         out.len(),
     )
+}
+
+/// What a document-wide text handler sees in `chunks`, each chunk's text, source location,
+/// text mode and whether it ends its text node; with `star`, beside a `*` element handler that
+/// reads nothing (the selector puts every text token on the rewriter's full path).
+fn doc_text(chunks: &[&[u8]], star: bool) -> Result<Vec<String>, htrewrite::RewritingError> {
+    let log = Rc::new(RefCell::new(Vec::<String>::new()));
+    let l = log.clone();
+    let mut settings = Settings::new().doc_text(move |t| {
+        let entry =
+            format!("{:?} {:?} {:?} {}", t.as_str(), t.source_location().bytes, t.text_mode(), t.last_in_text_node());
+        l.borrow_mut().push(entry);
+        Ok(())
+    });
+    if star {
+        settings = settings.element("*", |_| Ok(()));
+    }
+    let mut rw = Rewriter::new(settings, |_: &[u8]| {})?;
+    for c in chunks {
+        rw.write(c)?;
+    }
+    let _sink = rw.end()?;
+    let log = log.borrow().clone();
+    Ok(log)
 }
 
 /// Rewrites `chunks`; with `observe`, read-only handlers log what they see; with `full`,
