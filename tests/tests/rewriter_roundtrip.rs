@@ -36,15 +36,15 @@ enum Source {
 
 /// Documents whose text is split by element events after its first byte, which item 4 must see
 /// as the full path does: the text before the events is a text node of its own.
-const TEXT_SPLITS: [(&str, &str); 4] = [
+/// Each fails when the path takes text whose events come later (checked by making
+/// `Core::text_acts_at_start` always true).
+const TEXT_SPLITS: [(&str, &str); 3] = [
     // "In body" ignores the NULs; the `b` is reconstructed at `x`.
     ("nul-then-reconstructed-formatting", "<p><b></p>\0\0x"),
-    // The newline after `<pre>` is ignored; the `i` is reconstructed at `y`.
-    ("pre-newline-then-reconstructed-formatting", "<i><pre></i>\ny"),
+    // The newline right after `<pre>` is ignored; the `b` is reconstructed at `y`.
+    ("pre-newline-then-reconstructed-formatting", "<p><b></p><pre>\ny"),
     // Whitespace stays in the head; `z` closes it and opens the body.
     ("head-whitespace-then-body", "<head> \n z"),
-    // Whitespace goes to the table; `t` is foster-parented with a reconstructed `b`.
-    ("table-whitespace-then-fostered", "<b><table></b> t"),
 ];
 
 fn main() {
