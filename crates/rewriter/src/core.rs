@@ -741,12 +741,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                     while cur < end {
                         let rest = &raw[(cur - start) as usize..];
                         let plan = text_piece_plan(&self.shadow, rest, cur);
-                        if cur == start && (plan.inert_end == end || plan.piece_end.is_none() && plan.inert_end == cur)
+                        if cur == start
+                            && let Some(at) = plan.whole_token(start, end)
                         {
-                            // The whole token in one piece (the common case):
-                            // all of it inert (events, if any, at its start), or
-                            // one piece from its start.
-                            let at = if plan.inert_end == end { cur } else { plan.at };
+                            // The whole token in one piece (the common case).
                             marks.push((c.actions.len(), at));
                             fb = shadow_collect(&mut self.shadow, t, c);
                             break;
@@ -913,9 +911,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         match t.kind() {
             TokenKind::Text(TextMode::Data) => {
                 let start = t.span().start;
-                let plan = text_piece_plan(&self.shadow, t.raw(), start);
-                plan.inert_end == t.span().end
-                    || plan.piece_end.is_none() && plan.inert_end == start && plan.at == start
+                text_piece_plan(&self.shadow, t.raw(), start).whole_token(start, t.span().end) == Some(start)
             }
             TokenKind::Text(_) => true,
             _ => false,
@@ -1792,6 +1788,23 @@ struct PiecePlan {
     /// alone, after which the insertion mode has changed and the rest is
     /// planned again.
     piece_end: Option<u64>,
+}
+
+impl PiecePlan {
+    /// For the plan of a whole data text token `start..end`: the place of
+    /// its element events when the token goes to the shadow in one piece —
+    /// all of it inert (events, if any, at its start) or one piece from its
+    /// start —, else `None` (pieces of their own before the events).
+    #[inline(always)]
+    fn whole_token(&self, start: u64, end: u64) -> Option<u64> {
+        if self.inert_end == end {
+            Some(start)
+        } else if self.piece_end.is_none() && self.inert_end == start {
+            Some(self.at)
+        } else {
+            None
+        }
+    }
 }
 
 /// The shadow on token `t`, its events to the collector, through tree
