@@ -536,7 +536,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let mut flush = |staged: Staged<'_>| out.deliver(staged);
         let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
         match &mut self.front {
-            None => self.tokenizer.feed(chunk, &mut feed),
+            None => {
+                self.tokenizer.feed(chunk, &mut feed);
+            }
             Some(front) => {
                 self.decoded.clear();
                 front.push(chunk, &mut self.decoded);

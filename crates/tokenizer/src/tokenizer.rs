@@ -79,6 +79,13 @@ pub struct Tokenizer {
     pub(crate) checker: Option<InputStreamChecker>,
     /// Whether [`Tokenizer::finish`] was called.
     pub(crate) finished: bool,
+    /// Set when the sink pauses after a tag ([`TokenSink::pause`]): the chunk index right after the
+    /// tag, where `feed` returns (the scan returns the chunk's length, which
+    /// ends every loop over it). `usize::MAX` when not paused.
+    pub(crate) pause_at: usize,
+    /// With input stream errors on: the offset up to which the checker has
+    /// seen the input (a chunk's rest after a pause comes again).
+    pub(crate) checked_to: u64,
 }
 
 impl Default for Tokenizer {
@@ -132,6 +139,8 @@ impl Tokenizer {
             comment_kind: CommentKind::BogusMarkupDeclaration,
             checker: None,
             finished: false,
+            pause_at: usize::MAX,
+            checked_to: 0,
         }
     }
 
@@ -205,27 +214,67 @@ impl Tokenizer {
     }
 
     /// Feeds the next chunk; tokens complete in it reach `sink` at once, and
-    /// text is flushed up to the last byte that is certainly text.
+    /// text is flushed up to the last byte that is certainly text. Returns
+    /// how many bytes of `chunk` it took: all of them, unless the sink's
+    /// [`TokenSink::pause`] after a tag stopped it right after that tag (the
+    /// rest is then the caller's to feed again, after whatever it feeds in
+    /// between; the tokens are those of the bytes in the order fed).
     ///
-    /// Feeding after [`Tokenizer::finish`] is ignored.
+    /// Feeding after [`Tokenizer::finish`] is ignored (and takes nothing).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
+    /// struct PauseAtB(Vec<u8>, bool);
+    /// impl TokenSink for PauseAtB {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         self.0.extend_from_slice(t.raw());
+    ///         self.1 = t.tag_name_is(b"b");
+    ///         Feedback::default()
+    ///     }
+    ///     fn pause(&mut self) -> bool {
+    ///         self.1
+    ///     }
+    /// }
+    /// let mut sink = PauseAtB(Vec::new(), false);
+    /// let mut t = Tokenizer::new();
+    /// let input = b"<p><b>x</b>";
+    /// let taken = t.feed(input, &mut sink);
+    /// assert_eq!(taken, 6); // `<p><b>`: paused after `<b>`
+    /// assert_eq!(t.feed(b"!", &mut sink), 1); // bytes fed in between
+    /// assert_eq!(t.feed(&input[taken..], &mut sink), 5); // `x</b>`: paused after `</b>`, its end
+    /// t.finish(&mut sink);
+    /// assert_eq!(sink.0, b"<p><b>!x</b>");
+    /// ```
     ///
     /// # Complexity
     /// O(`chunk.len()`) amortized, plus one copy of the bytes of a token that
     /// straddles the chunk's end.
-    pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) {
+    pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> usize {
         if self.finished || chunk.is_empty() {
-            return;
+            return 0;
         }
         let base = self.pos;
         if let Some(checker) = &mut self.checker {
-            checker.check(chunk, base, &mut |e| sink.parse_error(e));
+            // Bytes seen before a pause are not checked twice.
+            let seen = (self.checked_to.saturating_sub(base) as usize).min(chunk.len());
+            checker.check(&chunk[seen..], base + seen as u64, &mut |e| sink.parse_error(e));
+            self.checked_to = self.checked_to.max(base + chunk.len() as u64);
         }
         let mut i = 0;
         while i < chunk.len() {
             i = self.step(chunk, base, i, sink);
         }
+        if self.pause_at != usize::MAX {
+            // Right after a tag: nothing is pending or carried over.
+            let at = std::mem::replace(&mut self.pause_at, usize::MAX);
+            self.pos = base + at as u64;
+            debug_assert_eq!(self.token_start, self.pos);
+            return at;
+        }
         self.pos = base + chunk.len() as u64;
         self.end_of_chunk(chunk, base, sink);
+        chunk.len()
     }
 
     /// Ends the input: flushes held text and emits what the end of input
@@ -482,6 +531,9 @@ impl Tokenizer {
         let end = base + i as u64 + 1;
         let feedback = self.emit(chunk, base, end, kind, false, sink);
         self.state = if self.is_end_tag { State::Data } else { state_for_mode(feedback.text_mode) };
+        if sink.pause() {
+            return self.pause(chunk, i + 1);
+        }
         // The tag scratch (name, attributes, flags) is reset when the next tag
         // starts (`start_tag_token`); it is a function of the bytes seen, so
         // the state stays canonical without clearing it here.
@@ -507,7 +559,18 @@ impl Tokenizer {
         let end = base + gt as u64 + 1;
         let feedback = self.deliver(&chunk[start..=gt], base + start as u64, end, kind, false, sink);
         self.state = if self.is_end_tag { State::Data } else { state_for_mode(feedback.text_mode) };
+        if sink.pause() {
+            return self.pause(chunk, gt + 1);
+        }
         gt + 1
+    }
+
+    /// Pauses after a tag that ends before `chunk[at]`: returns the chunk's
+    /// length, so that every scan loop ends and `feed` returns `at`.
+    #[cold]
+    fn pause(&mut self, chunk: &[u8], at: usize) -> usize {
+        self.pause_at = at;
+        chunk.len()
     }
 
     /// [`Tokenizer::emit_tag`], out of line.

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{merge, run};
+use common::{Rec, Recorder, merge, run};
+use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
 use proptest::prelude::*;
 
 /// Fragments that exercise every scanner state when concatenated at random.
@@ -114,5 +115,100 @@ proptest! {
     fn html_like_byte_by_byte(input in html_like()) {
         let every: Vec<usize> = (1..input.len()).collect();
         check_roundtrip_and_invariance(&input, &every)?;
+    }
+}
+
+/// Records tokens with the by-tag-name policy, asking to pause after the
+/// `pause_at`-th tag (counting from 0) or after every tag.
+struct Pauser {
+    inner: Recorder,
+    tags: usize,
+    pause_at: Option<usize>,
+    /// Whether the last feedback asked to pause.
+    asked: bool,
+}
+
+impl TokenSink for Pauser {
+    fn token(&mut self, t: &Token<'_>) -> Feedback {
+        let fb = self.inner.token(t);
+        if matches!(t.kind(), TokenKind::StartTag | TokenKind::EndTag) {
+            self.tags += 1;
+        }
+        fb
+    }
+
+    fn pause(&mut self) -> bool {
+        let pause = self.pause_at.is_none_or(|n| n + 1 == self.tags);
+        self.asked |= pause;
+        pause
+    }
+}
+
+/// Feeds `input` cut at `splits`, re-feeding a chunk's rest after every
+/// pause, and `insert` at the first pause; the tokens.
+fn run_pausing(input: &[u8], splits: &[usize], pause_at: Option<usize>, insert: &[u8]) -> Vec<Rec> {
+    let mut t = Tokenizer::new();
+    let mut sink = Pauser { inner: Recorder { tokens: Vec::new(), policy: true }, tags: 0, pause_at, asked: false };
+    let mut inserted = false;
+    let mut from = 0;
+    for &s in splits.iter().chain(std::iter::once(&input.len())) {
+        let mut chunk = &input[from..s];
+        while !chunk.is_empty() {
+            let n = t.feed(chunk, &mut sink);
+            assert!(n == chunk.len() || sink.asked, "only a pause stops a feed early");
+            chunk = &chunk[n..];
+            if std::mem::take(&mut sink.asked) && !inserted {
+                inserted = true;
+                assert_eq!(t.feed(insert, &mut sink), insert.len());
+            }
+        }
+        from = s;
+    }
+    t.finish(&mut sink);
+    sink.inner.tokens
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Pausing after every tag and feeding the rest changes nothing.
+    #[test]
+    fn pausing_after_tags_changes_nothing((input, splits) in html_like()
+        .prop_flat_map(|v| { let n = v.len(); (Just(v), splits_for(n)) })) {
+        let whole = run(&input, &[], true, None);
+        let paused = run_pausing(&input, &splits, None, b"");
+        prop_assert_eq!(merge(&whole), merge(&paused));
+    }
+}
+
+/// Bytes fed at a pause are tokenized as if they stood there: the tokens of
+/// the spliced input, wherever the input is cut.
+#[test]
+fn bytes_fed_at_a_pause_read_as_spliced() {
+    let cases: [(&[u8], usize, &[u8]); 4] = [
+        (b"<p>a<b>c</b>d", 1, b"<i>x</i>"),
+        (b"<title>t</title><p>", 0, b"a<b>&amp;"),
+        (b"<div></div>z", 1, b"<a hr"),
+        (b"<script>1</script>", 0, b"</scr"),
+    ];
+    for (input, pause_at, insert) in cases {
+        let whole = run(input, &[], true, None);
+        let tag_end = whole
+            .iter()
+            .filter(|r| matches!(r.kind, TokenKind::StartTag | TokenKind::EndTag))
+            .nth(pause_at)
+            .unwrap()
+            .span
+            .end as usize;
+        let spliced = [&input[..tag_end], insert, &input[tag_end..]].concat();
+        let expected: Vec<(TokenKind, Vec<u8>)> =
+            merge(&run(&spliced, &[], true, None)).into_iter().map(|r| (r.kind, r.raw)).collect();
+        for cut in 1..input.len() {
+            let got: Vec<(TokenKind, Vec<u8>)> = merge(&run_pausing(input, &[cut], Some(pause_at), insert))
+                .into_iter()
+                .map(|r| (r.kind, r.raw))
+                .collect();
+            assert_eq!(got, expected, "{:?} cut at {cut}", String::from_utf8_lossy(input));
+        }
     }
 }
