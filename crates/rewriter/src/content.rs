@@ -29,6 +29,32 @@ pub enum ContentType {
     /// [`EditErrorKind::TextWouldEndElement`]. Text with U+0000 is refused
     /// everywhere ([`EditErrorKind::NulInText`]): no HTML text holds it.
     Text,
+    /// Markup fed through the rewriter's own parse as if it stood in the
+    /// document where it lands: the page's rules and handlers apply to it,
+    /// and the tree is the one a browser builds from the page with the
+    /// markup spliced in (a `<table>` in it is foster-parented, a `</div>`
+    /// in it closes the page's `<div>`). The output is the rewrite of that
+    /// spliced page. Only where the parse has not gone past the place: at
+    /// the start of an element's content from a handler called for its start
+    /// tag ([`Element::prepend`](crate::Element::prepend),
+    /// [`Element::defer_prepend_parsed`](crate::Element::defer_prepend_parsed)),
+    /// and after an element's end tag from a handler called for that end tag
+    /// ([`ElementEnd::after`](crate::ElementEnd::after),
+    /// [`ElementEnd::defer_after_parsed`](crate::ElementEnd::defer_after_parsed));
+    /// it comes after the content inserted at that place without parsing.
+    /// Elsewhere refused with [`EditErrorKind::ParsePassed`].
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::{ContentType, Settings, rewrite_str};
+    /// let settings = Settings::new()
+    ///     .element("img", |el| Ok(el.set_attribute("loading", "lazy")?))
+    ///     .element("main", |el| Ok(el.prepend("<img src=a.png>", ContentType::ParsedHtml)?));
+    /// let out = rewrite_str("<main><img src=b.png></main>", settings)?;
+    /// assert_eq!(out, r#"<main><img src=a.png loading="lazy"><img src=b.png loading="lazy"></main>"#);
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ParsedHtml,
 }
 
 /// The tokenizer context inserted content lands in.
@@ -65,6 +91,7 @@ pub(crate) fn push_content(
 ) -> Result<(), EditError> {
     match ty {
         ContentType::Html => push_encoded(content, encoding, ctx.allows_references(), out),
+        ContentType::ParsedHtml => Err(EditError::new(EditErrorKind::ParsePassed, "")),
         ContentType::Text if content.contains('\0') => {
             Err(EditError::new(EditErrorKind::NulInText, "U+0000 in inserted text"))
         }

@@ -28,6 +28,7 @@ use crate::element::{Deferred, EndEdits, Place, Removal, Source, write_end_tag};
 use crate::error::RewritingError;
 use crate::location::Lines;
 use crate::nodes::{Doc, Mutations};
+use crate::parsed::ParseInsert;
 use crate::settings::{DocHandlers, HandlerKind, RuleHandlers};
 use crate::{Comment, Doctype, DocumentEnd, Element, ElementEnd, ProcessingInstruction, TextChunk};
 
@@ -385,7 +386,10 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// Slot marks in `out`, and slots made and given up since the last flush.
     pub(crate) slot_log: SlotLog,
     /// The number of the next slot a handler makes.
-    next_slot: u64,
+    pub(crate) next_slot: u64,
+    /// Parsed content handlers asked for at the current token, in order:
+    /// the tokenizer pauses after it and the rewriter feeds these first.
+    pub(crate) parse_inserts: Vec<ParseInsert>,
     /// The last bytes flushed from `out`, for [`join_guard`].
     tail: Tail,
     /// Whether the current token's bytes were written (or dropped) already.
@@ -472,6 +476,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             flush_at: FLUSH_AT,
             slot_log: SlotLog::default(),
             next_slot: 0,
+            parse_inserts: Vec::new(),
             tail: Tail::default(),
             token_done: false,
             start_tag: Vec::new(),
@@ -687,6 +692,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 self.emit(&bytes[len..]);
             }
             Join::Refuse(e) => self.fail(RewritingError::Insertion(e)),
+        }
+    }
+
+    /// Parsed content handlers asked for at this token: the tokenizer
+    /// pauses after it ([`TokenSink::pause`]); `flush_at` 0 sends the
+    /// token's end through `Feed::flush_full`, which drops it after a failure.
+    fn add_parse_inserts(&mut self, inserts: &mut Vec<ParseInsert>) {
+        if !inserts.is_empty() {
+            self.parse_inserts.append(inserts);
+            self.flush_at = 0;
         }
     }
 
@@ -1178,6 +1193,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.next_slot = edits.next_slot;
             self.slot_log.created.append(&mut slots.created);
             self.slot_log.discarded.append(&mut slots.discarded);
+            self.add_parse_inserts(&mut slots.parsed);
         }
         // Output at the start.
         let before = std::mem::take(&mut edits.before);
@@ -1301,7 +1317,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         let append = std::mem::take(&mut p.edits.append);
         self.emit_pieces(&append, p.ctx.get(), Place::Append, p.edits.deferred());
-        let mut end = EndEdits::default();
+        let mut end = EndEdits { next_slot: self.next_slot, ..EndEdits::default() };
         let mut own = std::mem::take(&mut p.edits.end_handlers);
         let mut failed = None;
         {
@@ -1324,6 +1340,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.error = Some(RewritingError::Handler(e));
             return;
         }
+        self.next_slot = end.next_slot;
+        self.add_parse_inserts(&mut end.parsed);
         self.emit_inserted(&end.before, p.ctx.get());
         if let Some(t) = end_tag {
             self.token_done = true;
@@ -1985,21 +2003,32 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             }
             self.core.token_done = true;
         }
-        // `flush_at` is 0 while the token's direct bytes wait.
+        // `flush_at` is 0 while the token's direct bytes or parsed content wait.
         if self.core.out.len() >= self.core.flush_at {
             self.flush_full(t);
         }
         fb
     }
+
+    /// Parsed content asked for at this tag: the parse reads it next.
+    #[inline(always)]
+    fn pause(&mut self) -> bool {
+        !self.core.parse_inserts.is_empty()
+    }
 }
 
 impl<K: HandlerKind> Feed<'_, '_, K> {
     /// After token `t`: its direct bytes, if any ([`Core::direct`]), then
-    /// the staged output once [`FLUSH_AT`] bytes are staged.
+    /// the staged output once [`FLUSH_AT`] bytes are staged. Parsed content
+    /// asked for in a token that failed is dropped (the rest passes
+    /// through, or nothing does).
     #[inline(never)]
     fn flush_full(&mut self, t: &Token<'_>) {
         if self.core.direct.is_some() {
             self.write_direct(t);
+        }
+        if self.core.error.is_some() {
+            self.core.parse_inserts.clear();
         }
         self.core.flush_at = FLUSH_AT;
         self.flush_if_full();

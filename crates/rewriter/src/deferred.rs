@@ -427,10 +427,25 @@ fn encode_chunk(
     last: bool,
     encoding: &'static Encoding,
 ) -> Result<(Vec<u8>, Vec<u8>, String), EditError> {
-    let (text, utf8) = decode_utf8(&s.utf8, chunk, last);
+    encode_slot_chunk(&s.ctx, &s.utf8, &s.hold, chunk, ty, last, encoding)
+}
+
+/// The encoded bytes of `chunk` for a slot landing in `ctx`, after the
+/// unfinished UTF-8 sequence `utf8` and the held-back text `held` of its
+/// earlier chunks; with the new ones. `last` ends the content.
+pub(crate) fn encode_slot_chunk(
+    ctx: &SlotCtx,
+    utf8: &[u8],
+    held: &str,
+    chunk: &[u8],
+    ty: ContentType,
+    last: bool,
+    encoding: &'static Encoding,
+) -> Result<(Vec<u8>, Vec<u8>, String), EditError> {
+    let (text, utf8) = decode_utf8(utf8, chunk, last);
     let mut out = Vec::new();
     let mut hold = String::new();
-    match &s.ctx {
+    match ctx {
         SlotCtx::Attribute { quote } => {
             let set = if *quote == b'\'' { Escapes::SingleQuoted } else { Escapes::DoubleQuoted };
             push_escaped(&text, set, encoding, &mut out)?;
@@ -438,15 +453,15 @@ fn encode_chunk(
         SlotCtx::Content(ctx) => {
             let patterns = raw_text_patterns(ctx);
             if ty == ContentType::Text && !patterns.is_empty() {
-                let mut all = s.hold.clone();
+                let mut all = held.to_owned();
                 all.push_str(&text);
                 let keep = if last { 0 } else { open_suffix(all.as_bytes(), &patterns) };
                 let (now, later) = all.split_at(all.len() - keep);
                 push_content(now, ContentType::Text, ctx.get(), encoding, &mut out)?;
                 hold = later.to_owned();
             } else {
-                if !s.hold.is_empty() {
-                    push_content(&s.hold, ContentType::Text, ctx.get(), encoding, &mut out)?;
+                if !held.is_empty() {
+                    push_content(held, ContentType::Text, ctx.get(), encoding, &mut out)?;
                 }
                 push_content(&text, ty, ctx.get(), encoding, &mut out)?;
             }

@@ -13,6 +13,7 @@ use crate::deferred::{Mark, SlotCtx};
 use crate::error::{EditError, EditErrorKind, HandlerResult};
 use crate::location::{SourceLocation, locate};
 use crate::nodes::Doc;
+use crate::parsed::ParseInsert;
 use crate::settings::{HandlerKind, IntoHandler, Local};
 use crate::slot::Slot;
 
@@ -133,6 +134,9 @@ pub(crate) struct SlotEdits {
     /// Slots given up by a later edit (or with no place: `defer_append`
     /// on a void element).
     pub(crate) discarded: Vec<Slot>,
+    /// Parsed content at the start of the element's content, in order
+    /// ([`ContentType::ParsedHtml`]).
+    pub(crate) parsed: Vec<ParseInsert>,
 }
 
 impl<'h, K: HandlerKind> Default for Edits<'h, K> {
@@ -194,6 +198,15 @@ impl<K: HandlerKind> Edits<'_, K> {
     /// Gives up the slots at `place`.
     fn discard_place(&mut self, place: Place) {
         let Some(slots) = &mut self.slots else { return };
+        if place == Place::Prepend {
+            // Parsed content given up is never parsed; its slots do nothing.
+            for insert in slots.parsed.drain(..) {
+                if let ParseInsert::Slot(slot, ctx) = insert {
+                    slots.created.push((slot, ctx));
+                    slots.discarded.push(slot);
+                }
+            }
+        }
         let discarded = &mut slots.discarded;
         slots.deferred.retain(|d| {
             if d.place == place {
@@ -949,6 +962,15 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         Ok(())
     }
 
+    /// Parsed content at the start of the element's content: only when
+    /// the element's start tag is the token the parse has just read.
+    fn require_parse_here(&self) -> Result<(), EditError> {
+        match self.src.token {
+            Some(_) => Ok(()),
+            None => Err(EditError::new(EditErrorKind::ParsePassed, "the element has no start tag in the input")),
+        }
+    }
+
     fn require_start_tag(&self) -> Result<(), EditError> {
         match self.src.token {
             Some(_) => Ok(()),
@@ -977,12 +999,24 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     }
 
     /// Inserts content at the start of the element's content.
+    /// [`ContentType::ParsedHtml`] is parsed there, after the content
+    /// inserted there without parsing.
     ///
     /// # Errors
     /// [`EditErrorKind::TextWouldEndElement`] for text that would end a
-    /// `<script>`, `<style>`, … early; as [`Element::before`].
+    /// `<script>`, `<style>`, … early; [`EditErrorKind::ParsePassed`] for
+    /// parsed content when the handler was not called for the element's
+    /// start tag (an element the parser implied or cloned); as
+    /// [`Element::before`].
     pub fn prepend(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
         if !self.can_have_content() {
+            return Ok(());
+        }
+        if ty == ContentType::ParsedHtml {
+            self.require_parse_here()?;
+            let mut bytes = Vec::new();
+            push_content(content, ContentType::Html, self.ctx, self.doc.encoding, &mut bytes)?;
+            self.e.slots_mut().parsed.insert(0, ParseInsert::Content(bytes));
             return Ok(());
         }
         let mut bytes = Vec::new();
@@ -1175,6 +1209,62 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         slot
     }
 
+    /// Leaves parsed content at the start of the element's content for
+    /// later ([`ContentType::ParsedHtml`]): the parse stops right after the
+    /// start tag until the slot is filled (or streamed into and finished,
+    /// or cancelled), and reads its content there, as if it stood in the
+    /// page, before the rest of the page. The rest of the chunk being
+    /// written waits (at most [`Settings::hold_limit`](crate::Settings::hold_limit)
+    /// bytes: no more is taken at once) and no more input is taken:
+    /// [`Rewriter::write_some`](crate::Rewriter::write_some) returns 0,
+    /// [`Rewriter::write`](crate::Rewriter::write)
+    /// [`RewritingError::Blocked`](crate::RewritingError::Blocked). The
+    /// output before the slot has gone out. Content of every
+    /// [`ContentType`] is parsed (`Text` escaped for the element first);
+    /// cancelling leaves what was streamed, or nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, IoSink, Rewriter, RewritingError, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new()
+    ///     .element("a[href]", |el| Ok(el.set_attribute("rel", "nofollow")?))
+    ///     .element("aside", move |el| {
+    ///         made.borrow_mut().push(el.defer_prepend_parsed()?);
+    ///         Ok(())
+    ///     });
+    /// let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    /// rw.write(b"<aside></aside><a href=/b>b</a>")?;
+    /// assert_eq!(rw.sink_mut().0, b"<aside>"); // the parse waits at the slot
+    /// assert!(matches!(rw.write(b"!"), Err(RewritingError::Blocked { taken: 0 })));
+    /// rw.fill(slots.borrow()[0], "<a href=/ad>ad</a>", ContentType::ParsedHtml)?;
+    /// rw.write(b"!")?;
+    /// let out = rw.end()?.0;
+    /// assert_eq!(
+    ///     String::from_utf8(out).unwrap(),
+    ///     r#"<aside><a href=/ad rel="nofollow">ad</a></aside><a href=/b rel="nofollow">b</a>!"#
+    /// );
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`EditErrorKind::ParsePassed`] when the handler was not called for
+    /// the element's start tag, or the element cannot have content
+    /// ([`Element::can_have_content`]).
+    pub fn defer_prepend_parsed(&mut self) -> Result<Slot, EditError> {
+        self.require_parse_here()?;
+        if !self.can_have_content() {
+            return Err(EditError::new(EditErrorKind::ParsePassed, "the element cannot have content"));
+        }
+        let slot = Slot(self.e.next_slot);
+        self.e.next_slot += 1;
+        let ctx = SlotCtx::Content(ContextOwned::from_context(self.ctx));
+        self.e.slots_mut().parsed.insert(0, ParseInsert::Slot(slot, ctx));
+        Ok(slot)
+    }
+
     /// Leaves content at the end of the element's content for later, as
     /// [`Element::append`] would insert it; see [`Element::defer_prepend`].
     ///
@@ -1350,6 +1440,10 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
 pub(crate) struct EndEdits {
     pub(crate) before: Vec<u8>,
     pub(crate) after: Vec<u8>,
+    /// Parsed content after the end tag, in order.
+    pub(crate) parsed: Vec<ParseInsert>,
+    /// The number of the next slot.
+    pub(crate) next_slot: u64,
     pub(crate) remove_end_tag: bool,
     pub(crate) name: Option<String>,
     /// What [`ElementEnd::replace`] puts where the end tag was.
@@ -1416,14 +1510,71 @@ impl ElementEnd<'_> {
         push_content(content, ty, self.ctx, self.doc.encoding, &mut self.m.before)
     }
     /// Inserts content after the end (outside the element).
+    /// [`ContentType::ParsedHtml`] is parsed there, after the content
+    /// inserted there without parsing.
     ///
     /// # Errors
-    /// As [`Element::before`].
+    /// [`EditErrorKind::ParsePassed`] for parsed content when the element
+    /// does not end with its own end tag (implied, or at the end of input:
+    /// the parse has read what ended it); as [`Element::before`].
     pub fn after(&mut self, content: &str, ty: ContentType) -> Result<(), EditError> {
+        if ty == ContentType::ParsedHtml {
+            self.require_parse_here()?;
+            let mut bytes = Vec::new();
+            push_content(content, ContentType::Html, Context::Data, self.doc.encoding, &mut bytes)?;
+            self.m.parsed.insert(0, ParseInsert::Content(bytes));
+            return Ok(());
+        }
         let mut bytes = Vec::new();
         push_content(content, ty, Context::Data, self.doc.encoding, &mut bytes)?;
         self.m.after.splice(0..0, bytes);
         Ok(())
+    }
+
+    /// Leaves parsed content after the element's end tag for later: as
+    /// [`Element::defer_prepend_parsed`], the parse stops right after the
+    /// end tag until the slot is filled.
+    ///
+    /// # Example
+    /// ```
+    /// use std::{cell::RefCell, rc::Rc};
+    /// use htrewrite::{ContentType, IoSink, Rewriter, Settings, Slot};
+    /// let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    /// let made = slots.clone();
+    /// let settings = Settings::new().element("header", move |el| {
+    ///     let made = made.clone();
+    ///     el.on_end(move |end| {
+    ///         made.borrow_mut().push(end.defer_after_parsed()?);
+    ///         Ok(())
+    ///     });
+    ///     Ok(())
+    /// });
+    /// let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    /// rw.write(b"<header>h</header><p>rest")?;
+    /// assert_eq!(rw.sink_mut().0, b"<header>h</header>");
+    /// rw.fill(slots.borrow()[0], "<nav>n</nav>", ContentType::ParsedHtml)?;
+    /// assert_eq!(rw.end()?.0, b"<header>h</header><nav>n</nav><p>rest");
+    /// # Ok::<(), htrewrite::RewritingError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`EditErrorKind::ParsePassed`] when the element does not end with
+    /// its own end tag.
+    pub fn defer_after_parsed(&mut self) -> Result<Slot, EditError> {
+        self.require_parse_here()?;
+        let slot = Slot(self.m.next_slot);
+        self.m.next_slot += 1;
+        self.m.parsed.insert(0, ParseInsert::Slot(slot, SlotCtx::Content(ContextOwned::Data)));
+        Ok(slot)
+    }
+
+    /// Parsed content after the end: only when the end tag is the token the
+    /// parse has just read.
+    fn require_parse_here(&self) -> Result<(), EditError> {
+        match self.end_tag {
+            Some(_) => Ok(()),
+            None => Err(EditError::new(EditErrorKind::ParsePassed, "the element has no end tag here")),
+        }
     }
     /// Renames the end tag.
     ///

@@ -171,6 +171,12 @@ pub enum EditErrorKind {
     /// Text with U+0000 NULL, which no HTML text can hold (the parser drops
     /// it or reads U+FFFD, and `&#0;` is U+FFFD too).
     NulInText,
+    /// [`ContentType::ParsedHtml`](crate::ContentType::ParsedHtml) where the
+    /// parse has gone past the place already (before an element, inside it
+    /// after its start, at an end the input does not spell or that another
+    /// token implied, in a slot not made for parsed content, in text or
+    /// comment handlers): the content could not be parsed where it lands.
+    ParsePassed,
 }
 
 impl EditError {
@@ -196,6 +202,7 @@ impl fmt::Display for EditError {
             EditErrorKind::InvalidCommentData => "comment data would end the comment",
             EditErrorKind::Unencodable => "a character cannot be encoded in the document's encoding",
             EditErrorKind::InvalidDoctype => "invalid doctype",
+            EditErrorKind::ParsePassed => "parsed content where the parse has gone past the place",
         };
         if self.detail.is_empty() { f.write_str(what) } else { write!(f, "{what}: {}", self.detail) }
     }

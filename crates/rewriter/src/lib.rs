@@ -213,6 +213,7 @@ pub mod encoding;
 mod error;
 mod location;
 mod nodes;
+mod parsed;
 mod rewriter;
 mod settings;
 mod sink;

@@ -12,6 +12,7 @@ use crate::core::{Core, Feed, RuleGroups, Staged};
 use crate::deferred::{Held, Write};
 use crate::encoding::{PRESCAN_LIMIT, Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
 use crate::error::RewritingError;
+use crate::parsed::ParseQueue;
 use crate::settings::{EncodingChoice, HandlerKind, Local, OnError, Settings, compile};
 use crate::sink::{IoSink, OutputSink};
 use crate::slot::{Fallback, Slot, SlotError, SlotErrorKind};
@@ -87,6 +88,12 @@ pub struct Rewriter<'h, O: OutputSink, K: HandlerKind = Local> {
     input_ended: bool,
     /// The hooks of [`Settings::on_bail_out`], taken when they run.
     bail_out: Vec<K::BailOutHandler<'h>>,
+    /// What the parse reads before more input: parsed content
+    /// ([`ContentType::ParsedHtml`]) and the input taken after it.
+    parse: ParseQueue,
+    /// The end of input came while the parse waited for a parse slot: the
+    /// document ends once it has read everything queued.
+    end_waits: bool,
 }
 
 /// The sink, with the conversion of UTF-16 documents' output back to
@@ -292,6 +299,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             hold_limit,
             input_ended: false,
             bail_out,
+            parse: ParseQueue::default(),
+            end_waits: false,
         })
     }
 
@@ -426,6 +435,10 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if self.input_ended {
             return Err(RewritingError::InputEnded);
         }
+        if !self.parse.is_empty() && !chunk.is_empty() {
+            // The parse waits for a parse slot's content.
+            return Ok(0);
+        }
         let held = self.out.held_output();
         // With nothing held, input always goes on (at most a bound's worth
         // at once, so that one piece's output stays about that size).
@@ -531,21 +544,65 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     }
 
     fn feed(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
+        match &mut self.front {
+            None => self.read(chunk)?,
+            Some(front) => {
+                let mut decoded = std::mem::take(&mut self.decoded);
+                decoded.clear();
+                front.push(chunk, &mut decoded);
+                let result = self.read(&decoded);
+                self.decoded = decoded;
+                result?;
+            }
+        }
+        self.read_queued()
+    }
+
+    /// The parse reads `bytes` (tokenizer bytes) after what it has queued.
+    fn read(&mut self, bytes: &[u8]) -> Result<(), RewritingError> {
+        if !self.parse.is_empty() {
+            self.parse.push_input(bytes);
+            return Ok(());
+        }
+        self.tokenize(bytes)
+    }
+
+    /// Feeds `bytes` (tokenizer bytes) to the tokenizer; when it pauses for
+    /// parsed content, queues that content and the rest of `bytes`. Once
+    /// the rewriter no longer parses, they go straight through.
+    fn tokenize(&mut self, bytes: &[u8]) -> Result<(), RewritingError> {
+        if self.run != Run::Running {
+            return match self.out.utf16_doc {
+                None => self.out.write_raw(bytes),
+                Some(big_endian) => {
+                    let mut utf16 = Vec::with_capacity(bytes.len() * 2);
+                    intermediate_to_utf16(bytes, big_endian, &mut utf16);
+                    self.out.write_raw(&utf16)
+                }
+            };
+        }
         let pass_through = self.on_error == OnError::PassThrough;
         let out = &mut self.out;
         let mut flush = |staged: Staged<'_>| out.deliver(staged);
         let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
-        match &mut self.front {
-            None => {
-                self.tokenizer.feed(chunk, &mut feed);
-            }
-            Some(front) => {
-                self.decoded.clear();
-                front.push(chunk, &mut self.decoded);
-                self.tokenizer.feed(&self.decoded, &mut feed);
-            }
+        let taken = self.tokenizer.feed(bytes, &mut feed);
+        if taken < bytes.len() || !self.core.parse_inserts.is_empty() {
+            let inserts = std::mem::take(&mut self.core.parse_inserts);
+            self.parse.paused(&bytes[taken..], inserts);
         }
         self.after_feed()
+    }
+
+    /// Reads what the parse has queued, until it waits for a parse slot's
+    /// content or nothing is left (then a deferred end of input comes).
+    fn read_queued(&mut self) -> Result<(), RewritingError> {
+        while let Some(bytes) = self.parse.next() {
+            self.tokenize(&bytes)?;
+        }
+        if self.parse.is_empty() && std::mem::take(&mut self.end_waits) {
+            self.finish_document()?;
+        }
+        Ok(())
     }
 
     /// Flushes output and turns a failure into the policy's outcome; after a
@@ -631,7 +688,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Ok::<(), htrewrite::RewritingError>(())
     /// ```
     pub fn held_bytes(&self) -> usize {
-        let held = self.out.held.as_ref().map_or(0, |h| h.held_bytes());
+        let held = self.out.held.as_ref().map_or(0, |h| h.held_bytes()) + self.parse.held_bytes();
         if matches!(self.run, Run::PassThrough | Run::Copy) {
             return held;
         }
@@ -723,6 +780,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if matches!(self.run, Run::PassThrough | Run::Copy) {
             return Ok(());
         }
+        if !self.parse.is_empty() {
+            // The parse waits for a parse slot: the end comes after it.
+            self.end_waits = true;
+            return Ok(());
+        }
         let pass_through = self.on_error == OnError::PassThrough;
         let mut odd = None;
         {
@@ -809,7 +871,10 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Ok::<(), htrewrite::RewritingError>(())
     /// ```
     pub fn pending_slots(&self) -> Vec<Slot> {
-        self.out.held.as_ref().map_or_else(Vec::new, |h| h.pending())
+        let mut pending = self.out.held.as_ref().map_or_else(Vec::new, |h| h.pending());
+        pending.extend(self.parse.pending());
+        pending.sort_unstable();
+        pending
     }
 
     /// Fills `slot` with `content`, whole: as [`Rewriter::slot_write`] with
@@ -841,6 +906,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Errors
     /// As [`Rewriter::slot_write`] and [`Rewriter::slot_finish`].
     pub fn fill(&mut self, slot: Slot, content: &str, ty: ContentType) -> Result<(), RewritingError> {
+        if self.parse.has(slot) {
+            return self.parse_slot_op(slot, content.as_bytes(), ty, true);
+        }
         self.slot_op(slot, |h, w| h.accept(slot, content.as_bytes(), ty, true, w))
     }
 
@@ -874,6 +942,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Errors
     /// As [`Rewriter::slot_write`].
     pub fn fill_part(&mut self, slot: Slot, content: &str, ty: ContentType) -> Result<(), RewritingError> {
+        if self.parse.has(slot) {
+            return self.parse_slot_op(slot, content.as_bytes(), ty, false);
+        }
         self.slot_op(slot, |h, w| h.accept(slot, content.as_bytes(), ty, false, w))
     }
 
@@ -921,6 +992,15 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// complete what the bytes before it began where escaping is impossible
     /// (both fail the rewriter); [`RewritingError::Poisoned`] after a failure.
     pub fn slot_write(&mut self, slot: Slot, chunk: &[u8], ty: ContentType) -> Result<usize, RewritingError> {
+        if self.parse.has(slot) {
+            // Read at once when the parse reads this slot; else (parsed
+            // content inserted in it waits first) not taken.
+            if !self.parse.reads(slot) {
+                return if self.run == Run::Failed { Err(RewritingError::Poisoned) } else { Ok(0) };
+            }
+            self.parse_slot_op(slot, chunk, ty, false)?;
+            return Ok(chunk.len());
+        }
         let room = self.hold_limit.saturating_sub(self.out.held_output());
         let writing = self.out.held.as_ref().is_some_and(|h| h.is_writing(slot));
         let n = if writing { chunk.len() } else { chunk.len().min(room) };
@@ -941,6 +1021,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Errors
     /// As [`Rewriter::slot_write`].
     pub fn slot_finish(&mut self, slot: Slot) -> Result<(), RewritingError> {
+        if self.parse.has(slot) {
+            return self.parse_slot_op(slot, b"", ContentType::Text, true);
+        }
         self.slot_op(slot, |h, w| h.accept(slot, b"", ContentType::Text, true, w))
     }
 
@@ -956,7 +1039,34 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Errors
     /// As [`Rewriter::slot_write`].
     pub fn cancel(&mut self, slot: Slot, fallback: Fallback) -> Result<(), RewritingError> {
+        if self.parse.has(slot) {
+            // What was streamed stays; the rest of the page follows.
+            if self.run == Run::Failed {
+                return Err(RewritingError::Poisoned);
+            }
+            self.parse.cancel(slot, self.core.encoding);
+            return self.after_parse_op();
+        }
         self.slot_op(slot, |h, w| h.cancel(slot, fallback, w))
+    }
+
+    /// Takes `chunk` of `ty` for the parse slot `slot` (`last` ends it) and
+    /// reads what the parse can.
+    fn parse_slot_op(&mut self, slot: Slot, chunk: &[u8], ty: ContentType, last: bool) -> Result<(), RewritingError> {
+        if self.run == Run::Failed {
+            return Err(RewritingError::Poisoned);
+        }
+        self.parse
+            .accept(slot, chunk, ty, last, self.core.encoding)
+            .map_err(|e| RewritingError::Slot(SlotError { slot, kind: SlotErrorKind::Content, content: Some(e) }))?;
+        self.after_parse_op()
+    }
+
+    /// Reads what the parse can after a parse slot took content, then
+    /// checks the memory limit.
+    fn after_parse_op(&mut self) -> Result<(), RewritingError> {
+        self.read_queued()?;
+        self.check_memory()
     }
 
     /// Runs a slot operation; a failure of the output fails the rewriter.
@@ -968,7 +1078,14 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if self.run == Run::Failed {
             return Err(RewritingError::Poisoned);
         }
-        let result = self.out.with_held(slot, f);
+        let mut result = self.out.with_held(slot, f);
+        if let Err(RewritingError::Slot(e)) = &mut result
+            && e.kind == SlotErrorKind::Unknown
+            && slot.0 < self.core.next_slot
+        {
+            // A parse slot already read.
+            e.kind = SlotErrorKind::Resolved;
+        }
         if let Err(RewritingError::Output(_) | RewritingError::Insertion(_)) = &result {
             self.run = Run::Failed;
             self.core.error = Some(RewritingError::Poisoned);

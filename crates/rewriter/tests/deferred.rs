@@ -37,21 +37,15 @@
 mod common;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use common::{Chunking, chunkings, show};
+use common::{Chunking, chunkings, show, toml_case_trials};
 use htrewrite::{ContentType, Fallback, Rewriter, RewritingError, Settings, Slot, SlotErrorKind};
 use htrewrite_testkit::{Random, SplitMix64, fnv1a64, permutations, shuffled};
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
 use serde::Deserialize;
-
-#[derive(Debug, Deserialize)]
-struct File {
-    case: Vec<Case>,
-}
 
 #[derive(Debug, Clone, Deserialize)]
 struct Case {
@@ -695,14 +689,7 @@ fn copy_waits_for_slots() -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/deferred/cases.toml");
-    let file: File = toml::from_str(&std::fs::read_to_string(path).expect("cases file")).expect("cases parse");
-    let mut names = BTreeMap::new();
-    let mut trials = Vec::new();
-    for case in file.case {
-        assert!(names.insert(case.name.clone(), ()).is_none(), "duplicate case name {}", case.name);
-        trials.push(Trial::test(format!("case::{}", case.name), move || run_case(&case)));
-    }
+    let mut trials = toml_case_trials("deferred/cases.toml", |c: &Case| &c.name, run_case);
     type Test = fn() -> Result<(), Failed>;
     let named: [(&str, Test); 10] = [
         ("encodings::match_immediate", encodings_match_immediate),

@@ -116,6 +116,34 @@ pub fn each_chunking(name: &str, mut check: impl FnMut(Chunking) -> Result<(), S
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
 }
 
+/// The `[[case]]`s of the TOML file `tests/data/{path}`, each a trial named
+/// `case::NAME` running `run`; names must be unique.
+pub fn toml_case_trials<C>(
+    path: &str,
+    name: fn(&C) -> &str,
+    run: fn(&C) -> Result<(), libtest_mimic::Failed>,
+) -> Vec<libtest_mimic::Trial>
+where
+    C: serde::de::DeserializeOwned + Send + 'static,
+{
+    #[derive(serde::Deserialize)]
+    struct File<C> {
+        case: Vec<C>,
+    }
+    let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
+    let file: File<C> = toml::from_str(&text).unwrap_or_else(|e| panic!("{full}: {e}"));
+    let mut names = std::collections::BTreeSet::new();
+    file.case
+        .into_iter()
+        .map(|case| {
+            let n = name(&case).to_owned();
+            assert!(names.insert(n.clone()), "duplicate case name {n}");
+            libtest_mimic::Trial::test(format!("case::{n}"), move || run(&case))
+        })
+        .collect()
+}
+
 /// Bytes shown for a failure message.
 pub fn show(bytes: &[u8]) -> String {
     format!("{:?}", String::from_utf8_lossy(bytes))

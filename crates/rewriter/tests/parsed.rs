@@ -1,0 +1,583 @@
+//! Parsed content (issue 19, [`ContentType::ParsedHtml`]): markup the
+//! rewriter's own parse reads where it lands.
+//!
+//! - `case::*`: the cases of `data/parsed/cases.toml` (see its header). The
+//!   page is rewritten with parsed slots (`defer_prepend_parsed` /
+//!   `defer_after_parsed`) and with the content given at once (`prepend` /
+//!   `after` with `ParsedHtml`); each must give the output and the handler
+//!   observations (every rule's matches, attribute edits, whole text nodes,
+//!   end tags) of the spliced page, rewritten with the same rules. The page
+//!   runs whole, split at every byte and at three seeded random points; the
+//!   slots are filled whole ([`Rewriter::fill`]) and streamed
+//!   ([`Rewriter::slot_write`]) in each chunking of the fragments, as soon
+//!   as the rewriter waits and only after the end of input was given. The
+//!   spliced page itself is rewritten in every chunking (same results), and
+//!   its structural matches are compared with html5ever's tree of it
+//!   (through scraper): the tree the parsed content makes is the one a
+//!   browser builds from the final page.
+//! - `refused::*`: parsed content where the parse has gone past the place
+//!   is a typed error ([`EditErrorKind::ParsePassed`]), for each such place.
+//! - `errors::*`, `bounded::*`: an unfilled parse slot at the end, a slot
+//!   cancelled after part of its content, misuse, and back-pressure: while
+//!   the parse waits, no more than [`Settings::hold_limit`] bytes of input
+//!   are taken.
+
+mod common;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use common::{Chunking, chunkings, show, toml_case_trials};
+use htrewrite::{
+    ContentType, EditErrorKind, Fallback, IoSink, Rewriter, RewritingError, Settings, Slot, SlotErrorKind,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    page: String,
+    slot: String,
+    place: Place,
+    fragments: BTreeMap<String, String>,
+    #[serde(default)]
+    text: bool,
+    spliced: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Place {
+    Prepend,
+    After,
+}
+
+/// The structural selectors whose matches are logged and compared with
+/// html5ever's tree of the spliced page.
+const OBSERVED: &[&str] = &[
+    "body > p",
+    "body > table",
+    "body > span",
+    "table p",
+    "td",
+    "li",
+    "ul > li",
+    "aside > *",
+    "div > *",
+    "head > *",
+    "p > i",
+    "p b",
+    "img",
+    "title",
+    "script",
+    "hr",
+];
+
+type Log = Rc<RefCell<Vec<String>>>;
+
+/// The observing and editing rules both rewrites run: every match of
+/// [`OBSERVED`], `img` and `a[href]` edits, whole text nodes, end tags.
+fn observers(log: &Log) -> Settings<'static> {
+    let mut settings = Settings::new().whole_text_nodes(1 << 20);
+    for &sel in OBSERVED {
+        let log = log.clone();
+        settings = settings.element(sel, move |el| {
+            log.borrow_mut().push(format!("{sel} | {} #{}", el.tag_name(), el.get_attribute("id").unwrap_or_default()));
+            Ok(())
+        });
+    }
+    let ends = log.clone();
+    let texts = log.clone();
+    settings
+        .element("img", |el| Ok(el.set_attribute("loading", "lazy")?))
+        .element("a[href]", |el| Ok(el.set_attribute("rel", "nofollow")?))
+        .element_end("p, li, td, div", move |end| {
+            ends.borrow_mut().push(format!("end {} {}", end.tag_name(), end.has_end_tag()));
+            Ok(())
+        })
+        .text("p, td, title, aside, pre, script", move |t| {
+            texts.borrow_mut().push(format!("text {:?}", t.as_str()));
+            Ok(())
+        })
+}
+
+/// The fragment for an element with `id` (`""` without one).
+fn fragment_for(case: &Case, id: Option<String>) -> Option<String> {
+    case.fragments.get(&id.unwrap_or_default()).cloned()
+}
+
+fn content_type(case: &Case) -> ContentType {
+    if case.text { ContentType::Text } else { ContentType::ParsedHtml }
+}
+
+/// Slots made, with their fragment.
+type Made = Rc<RefCell<Vec<(Slot, String)>>>;
+
+/// [`observers`] plus the case's rule: parsed slots (`deferred`), else the
+/// fragments given at once.
+fn with_slot_rule(case: &Case, log: &Log, made: &Made, deferred: bool) -> Settings<'static> {
+    let settings = observers(log);
+    let (case, made) = (case.clone(), made.clone());
+    let ty = content_type(&case);
+    settings.element(&case.slot.clone(), move |el| {
+        // Elements the parser made without a start tag (a formatting
+        // element's clone keeps its `id`) have no place the parse has not passed.
+        if !el.has_start_tag() {
+            return Ok(());
+        }
+        let Some(fragment) = fragment_for(&case, el.get_attribute("id")) else { return Ok(()) };
+        match (case.place, deferred) {
+            (Place::Prepend, true) => made.borrow_mut().push((el.defer_prepend_parsed()?, fragment)),
+            (Place::Prepend, false) => prepend_now(el, &fragment, ty)?,
+            (Place::After, _) => {
+                let made = made.clone();
+                el.on_end(move |end| {
+                    if deferred {
+                        made.borrow_mut().push((end.defer_after_parsed()?, fragment.clone()));
+                    } else {
+                        after_now(end, &fragment, ty)?;
+                    }
+                    Ok(())
+                });
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `prepend` of the fragment: parsed, or for `Text` escaped for the place
+/// (escaped text reads as that text, parsed or not).
+fn prepend_now(
+    el: &mut htrewrite::Element<'_, '_>,
+    fragment: &str,
+    ty: ContentType,
+) -> Result<(), htrewrite::EditError> {
+    el.prepend(fragment, ty)
+}
+
+fn after_now(end: &mut htrewrite::ElementEnd<'_>, fragment: &str, ty: ContentType) -> Result<(), htrewrite::EditError> {
+    assert_eq!(ty, ContentType::ParsedHtml, "text after an end tag: no case");
+    end.after(fragment, ContentType::ParsedHtml)
+}
+
+/// The output and observations of the spliced page in `chunking`.
+fn rewrite_spliced(case: &Case, chunking: Chunking) -> Result<(Vec<u8>, Vec<String>), String> {
+    let log = Log::default();
+    let mut rw = Rewriter::new(observers(&log), IoSink(Vec::new())).map_err(|e| e.to_string())?;
+    for chunk in chunking.chunks(case.spliced.as_bytes()) {
+        rw.write(chunk).map_err(|e| format!("spliced: {e}"))?;
+    }
+    let out = rw.end().map_err(|e| format!("spliced end: {e}"))?.0;
+    let seen = log.borrow().clone();
+    Ok((out, seen))
+}
+
+/// How a run fills the parse slots.
+#[derive(Debug, Clone, Copy)]
+struct Fills {
+    /// Whole (`fill`), else streamed in `chunking`'s chunks.
+    whole: bool,
+    chunking: Chunking,
+    /// Only when the rewriter waits and after the end of input, else also
+    /// after every write.
+    late: bool,
+}
+
+/// Where each slot's streamed fill stands: the next chunk.
+type Progress = BTreeMap<Slot, usize>;
+
+/// Gives one pending parse slot what it can take next; `false` when no
+/// slot is pending.
+fn fill_step(
+    rw: &mut Rewriter<'_, IoSink<Vec<u8>>>,
+    made: &Made,
+    progress: &mut Progress,
+    ty: ContentType,
+    fills: Fills,
+) -> Result<bool, String> {
+    let pending = rw.pending_slots();
+    if pending.is_empty() {
+        return Ok(false);
+    }
+    for &slot in pending.iter().rev() {
+        let fragment = made.borrow().iter().find(|(s, _)| *s == slot).map(|(_, f)| f.clone()).ok_or("unknown slot")?;
+        if fills.whole {
+            rw.fill(slot, &fragment, ty).map_err(|e| format!("fill {slot}: {e}"))?;
+            return Ok(true);
+        }
+        let chunks: Vec<&[u8]> =
+            fills.chunking.chunks(fragment.as_bytes()).into_iter().filter(|c| !c.is_empty()).collect();
+        let next = progress.entry(slot).or_default();
+        if *next == chunks.len() {
+            rw.slot_finish(slot).map_err(|e| format!("finish {slot}: {e}"))?;
+            return Ok(true);
+        }
+        let n = rw.slot_write(slot, chunks[*next], ty).map_err(|e| format!("slot_write {slot}: {e}"))?;
+        if n > 0 {
+            if n != chunks[*next].len() {
+                return Err(format!("slot_write took {n} of {}", chunks[*next].len()));
+            }
+            *next += 1;
+            return Ok(true);
+        }
+    }
+    Err(format!("no pending slot of {pending:?} took anything"))
+}
+
+/// The page rewritten with the case's parsed slots, filled as `fills` says.
+fn rewrite_deferred(case: &Case, page: Chunking, fills: Fills) -> Result<(Vec<u8>, Vec<String>), String> {
+    let (log, made) = (Log::default(), Made::default());
+    let ty = content_type(case);
+    let mut rw =
+        Rewriter::new(with_slot_rule(case, &log, &made, true), IoSink(Vec::new())).map_err(|e| e.to_string())?;
+    let mut progress = Progress::new();
+    for chunk in page.chunks(case.page.as_bytes()) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let n = rw.write_some(rest).map_err(|e| format!("write: {e}"))?;
+            rest = &rest[n..];
+            if n == 0 && !fill_step(&mut rw, &made, &mut progress, ty, fills)? {
+                return Err("input refused with no slot pending".into());
+            }
+        }
+        if !fills.late {
+            while fill_step(&mut rw, &made, &mut progress, ty, fills)? {}
+        }
+    }
+    rw.finish_input().map_err(|e| format!("finish_input: {e}"))?;
+    while fill_step(&mut rw, &made, &mut progress, ty, fills)? {}
+    let out = rw.end().map_err(|e| format!("end: {e}"))?.0;
+    if made.borrow().is_empty() {
+        return Err("no slot was made".into());
+    }
+    let seen = log.borrow().clone();
+    Ok((out, seen))
+}
+
+/// The page rewritten with the fragments given at once.
+fn rewrite_immediate(case: &Case, page: Chunking) -> Result<(Vec<u8>, Vec<String>), String> {
+    let (log, made) = (Log::default(), Made::default());
+    let mut rw =
+        Rewriter::new(with_slot_rule(case, &log, &made, false), IoSink(Vec::new())).map_err(|e| e.to_string())?;
+    for chunk in page.chunks(case.page.as_bytes()) {
+        rw.write(chunk).map_err(|e| format!("write: {e}"))?;
+    }
+    let out = rw.end().map_err(|e| format!("end: {e}"))?.0;
+    let seen = log.borrow().clone();
+    Ok((out, seen))
+}
+
+/// Per observed selector, how many elements html5ever's tree of `html`
+/// matches.
+fn html5ever_counts(html: &str) -> BTreeMap<&'static str, usize> {
+    let doc = scraper::Html::parse_document(html);
+    OBSERVED.iter().map(|&sel| (sel, doc.select(&scraper::Selector::parse(sel).expect("selector")).count())).collect()
+}
+
+fn run_case(case: &Case) -> Result<(), Failed> {
+    let name = &case.name;
+    let (expected_out, expected_seen) = rewrite_spliced(case, Chunking::Whole)?;
+    let mut failures = Vec::new();
+    // The spliced page: the same in every chunking, and html5ever's tree.
+    for chunking in chunkings(name) {
+        match rewrite_spliced(case, chunking) {
+            Ok(got) if got == (expected_out.clone(), expected_seen.clone()) => {}
+            Ok(_) => failures.push(format!("[spliced, {chunking}] differs from the whole spliced page")),
+            Err(e) => failures.push(format!("[spliced, {chunking}] {e}")),
+        }
+    }
+    let ours: BTreeMap<&str, usize> = OBSERVED
+        .iter()
+        .map(|&sel| (sel, expected_seen.iter().filter(|l| l.starts_with(&format!("{sel} | "))).count()))
+        .collect();
+    let theirs = html5ever_counts(&case.spliced);
+    if ours != theirs {
+        failures.push(format!(
+            "matches differ from html5ever's tree of the spliced page:\n ours   {ours:?}\n theirs {theirs:?}"
+        ));
+    }
+    let check = |what: String, got: Result<(Vec<u8>, Vec<String>), String>, failures: &mut Vec<String>| match got {
+        Ok((out, seen)) => {
+            if out != expected_out {
+                failures.push(format!("[{what}] output {}\n   expected {}", show(&out), show(&expected_out)));
+            } else if seen != expected_seen {
+                failures.push(format!("[{what}] observations {seen:?}\n   expected {expected_seen:?}"));
+            }
+        }
+        Err(e) => failures.push(format!("[{what}] {e}")),
+    };
+    for page in chunkings(name) {
+        let immediate = rewrite_immediate(case, page);
+        if case.text {
+            // Text given at once is inserted, not parsed (`ContentType::Text`
+            // is not `ParsedHtml`): its handlers see nothing of it, so only
+            // the output is compared.
+            let immediate = immediate.map(|(out, _)| (out, expected_seen.clone()));
+            check(format!("immediate text, page {page}"), immediate, &mut failures);
+        } else {
+            check(format!("immediate, page {page}"), immediate, &mut failures);
+        }
+        for late in [false, true] {
+            let whole = Fills { whole: true, chunking: Chunking::Whole, late };
+            check(format!("fill, page {page}, late {late}"), rewrite_deferred(case, page, whole), &mut failures);
+            for chunking in chunkings(&format!("{name} fragments")) {
+                let fills = Fills { whole: false, chunking, late };
+                check(
+                    format!("streamed {chunking}, page {page}, late {late}"),
+                    rewrite_deferred(case, page, fills),
+                    &mut failures,
+                );
+            }
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
+
+/// The error kind a handler's parsed edit gets, on `page` for `selector`.
+fn refused_kind(
+    page: &str,
+    selector: &str,
+    edit: fn(&mut htrewrite::Element<'_, '_>) -> Result<(), htrewrite::EditError>,
+) -> Option<EditErrorKind> {
+    let got: Rc<RefCell<Option<EditErrorKind>>> = Rc::default();
+    let seen = got.clone();
+    let settings = Settings::new().element(selector, move |el| {
+        if let Err(e) = edit(el) {
+            *seen.borrow_mut() = Some(e.kind());
+        }
+        Ok(())
+    });
+    let mut rw = Rewriter::new(settings, IoSink(Vec::new())).expect("settings");
+    rw.write(page.as_bytes()).expect("write");
+    rw.end().expect("end");
+    *got.borrow()
+}
+
+fn refused_implied_element() -> Result<(), Failed> {
+    let kind = refused_kind("<table><tr><td>x</table>", "tbody", |el| el.prepend("<b>", ContentType::ParsedHtml));
+    assert_eq!(kind, Some(EditErrorKind::ParsePassed), "tbody implied by <tr>");
+    let kind = refused_kind("<table><tr><td>x</table>", "tbody", |el| el.defer_prepend_parsed().map(drop));
+    assert_eq!(kind, Some(EditErrorKind::ParsePassed), "deferred, tbody implied by <tr>");
+    Ok(())
+}
+
+fn refused_other_places() -> Result<(), Failed> {
+    type Edit = fn(&mut htrewrite::Element<'_, '_>) -> Result<(), htrewrite::EditError>;
+    let edits: [(&str, Edit); 5] = [
+        ("before", |el| el.before("<b>", ContentType::ParsedHtml)),
+        ("append", |el| el.append("<b>", ContentType::ParsedHtml)),
+        ("set_inner_content", |el| el.set_inner_content("<b>", ContentType::ParsedHtml)),
+        ("replace", |el| el.replace("<b>", ContentType::ParsedHtml)),
+        ("after", |el| el.after("<b>", ContentType::ParsedHtml)),
+    ];
+    for (what, edit) in edits {
+        assert_eq!(refused_kind("<div>x</div>", "div", edit), Some(EditErrorKind::ParsePassed), "{what}");
+    }
+    // No content: a void element.
+    let kind = refused_kind("<img>", "img", |el| el.defer_prepend_parsed().map(drop));
+    assert_eq!(kind, Some(EditErrorKind::ParsePassed), "void element");
+    Ok(())
+}
+
+fn refused_implied_end() -> Result<(), Failed> {
+    // `<p>` closed by `<div>` (no `</p>`), and by the end of input.
+    for page in ["<p>a<div>b</div>", "<p>a"] {
+        let got: Rc<RefCell<Vec<EditErrorKind>>> = Rc::default();
+        let seen = got.clone();
+        let settings = Settings::new().element_end("p", move |end| {
+            for r in [end.after("<b>", ContentType::ParsedHtml), end.defer_after_parsed().map(drop)] {
+                seen.borrow_mut().push(r.expect_err("refused").kind());
+            }
+            Ok(())
+        });
+        let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+        rw.write(page.as_bytes())?;
+        assert_eq!(rw.end()?.0, page.as_bytes());
+        assert_eq!(*got.borrow(), [EditErrorKind::ParsePassed; 2], "{page}");
+    }
+    Ok(())
+}
+
+fn refused_in_a_plain_slot() -> Result<(), Failed> {
+    let slot: Rc<RefCell<Option<Slot>>> = Rc::default();
+    let made = slot.clone();
+    let settings = Settings::new().element("p", move |el| {
+        *made.borrow_mut() = Some(el.defer_append());
+        Ok(())
+    });
+    let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    rw.write(b"<p>a</p>")?;
+    let s = slot.borrow().expect("slot");
+    let Err(RewritingError::Slot(e)) = rw.fill(s, "<b>", ContentType::ParsedHtml) else { panic!("refused") };
+    assert_eq!(e.kind(), SlotErrorKind::Content);
+    assert_eq!(e.content_error().map(|c| c.kind()), Some(EditErrorKind::ParsePassed));
+    // The slot stays open.
+    rw.fill(s, "<b>", ContentType::Html)?;
+    assert_eq!(rw.end()?.0, b"<p>a<b></p>");
+    Ok(())
+}
+
+/// Slots made by handlers, in order.
+type Slots = Rc<RefCell<Vec<Slot>>>;
+
+/// A rewriter whose `aside` elements get parsed slots, with the slots made.
+fn aside_slots(hold_limit: usize) -> (Rewriter<'static, IoSink<Vec<u8>>>, Slots) {
+    let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+    let made = slots.clone();
+    let settings = Settings::new()
+        .hold_limit(hold_limit)
+        .element("img", |el| Ok(el.set_attribute("loading", "lazy")?))
+        .element("aside", move |el| {
+            made.borrow_mut().push(el.defer_prepend_parsed()?);
+            Ok(())
+        });
+    (Rewriter::new(settings, IoSink(Vec::new())).expect("settings"), slots)
+}
+
+fn errors_unfilled_at_end() -> Result<(), Failed> {
+    let (mut rw, slots) = aside_slots(1 << 16);
+    rw.write(b"<p>a<aside></aside><p>b")?;
+    rw.finish_input()?;
+    assert_eq!(rw.pending_slots(), slots.borrow().clone());
+    assert_eq!(rw.sink_mut().0, b"<p>a<aside>", "output up to the slot, nothing after");
+    let Err(RewritingError::UnfilledSlots(pending)) = rw.end() else { panic!("unfilled") };
+    assert_eq!(pending, slots.borrow().clone());
+    Ok(())
+}
+
+fn errors_cancel_keeps_what_came() -> Result<(), Failed> {
+    let (mut rw, slots) = aside_slots(1 << 16);
+    rw.write(b"<aside></aside><img>")?;
+    let s = slots.borrow()[0];
+    assert_eq!(rw.slot_write(s, b"<b>par<img", ContentType::ParsedHtml)?, 10);
+    rw.cancel(s, Fallback::Empty)?;
+    // As if the page said `<aside><b>par<img</aside><img>`: an `img<` tag, then an `img`.
+    assert_eq!(rw.end()?.0, br#"<aside><b>par<img</aside><img loading="lazy">"#);
+    let (mut rw, slots) = aside_slots(1 << 16);
+    rw.write(b"<aside></aside><img>")?;
+    rw.cancel(slots.borrow()[0], Fallback::KeepOriginal)?;
+    assert_eq!(rw.end()?.0, br#"<aside></aside><img loading="lazy">"#);
+    Ok(())
+}
+
+fn errors_misuse() -> Result<(), Failed> {
+    let (mut rw, slots) = aside_slots(1 << 16);
+    rw.write(b"<aside></aside>")?;
+    let s = slots.borrow()[0];
+    rw.fill(s, "<img>", ContentType::ParsedHtml)?;
+    let Err(RewritingError::Slot(e)) = rw.fill(s, "x", ContentType::ParsedHtml) else { panic!("filled twice") };
+    assert_eq!(e.kind(), SlotErrorKind::Resolved);
+    for again in [rw.slot_finish(s), rw.cancel(s, Fallback::Empty), rw.slot_write(s, b"x", ContentType::Html).map(drop)]
+    {
+        let Err(RewritingError::Slot(e)) = again else { panic!("a finished slot") };
+        assert_eq!(e.kind(), SlotErrorKind::Resolved);
+    }
+    assert_eq!(rw.end()?.0, br#"<aside><img loading="lazy"></aside>"#);
+    Ok(())
+}
+
+fn bounded_page_waits() -> Result<(), Failed> {
+    const LIMIT: usize = 4096;
+    let (mut rw, slots) = aside_slots(LIMIT);
+    let mut page = b"<aside></aside>".to_vec();
+    while page.len() < 1 << 20 {
+        page.extend_from_slice(b"<p>0123456789 <img src=a.png></p>\n");
+    }
+    let mut taken = 0;
+    loop {
+        let n = rw.write_some(&page[taken..])?;
+        if n == 0 {
+            break;
+        }
+        taken += n;
+    }
+    assert_eq!(taken, LIMIT, "one piece of the bound is taken, then nothing while the parse waits");
+    assert!(rw.held_bytes() < LIMIT + 2048, "holds {} bytes", rw.held_bytes());
+    assert_eq!(rw.sink_mut().0, b"<aside>");
+    assert!(matches!(rw.write(&page[taken..]), Err(RewritingError::Blocked { taken: 0 })));
+    rw.fill(slots.borrow()[0], "<img src=f.png>", ContentType::ParsedHtml)?;
+    rw.write(&page[taken..])?;
+    let out = rw.end()?.0;
+    let expected = String::from_utf8(page)
+        .unwrap()
+        .replace("<aside>", r#"<aside><img src=f.png loading="lazy">"#)
+        .replace("<img src=a.png>", r#"<img src=a.png loading="lazy">"#);
+    assert!(out == expected.as_bytes(), "output differs");
+    Ok(())
+}
+
+/// Parsed content in documents not in UTF-8: encoded into the document's
+/// encoding (UTF-16 documents are read as UTF-8 and written back), in every
+/// chunking of the page.
+fn encodings_parsed_in_the_document_encoding() -> Result<(), Failed> {
+    let utf16le = |s: &str| -> Vec<u8> {
+        let mut v = vec![0xFF, 0xFE];
+        v.extend(s.encode_utf16().flat_map(u16::to_le_bytes));
+        v
+    };
+    let (w1252, _, _) = encoding_rs::WINDOWS_1252.encode("<aside></aside>é");
+    let (w1252_out, _, _) = encoding_rs::WINDOWS_1252.encode(r#"<aside><b>ü€</b><img loading="lazy"></aside>é"#);
+    // (name, encoding label, page, expected output)
+    type Case<'a> = (&'a str, Option<&'a str>, Vec<u8>, Vec<u8>);
+    let cases: [Case<'_>; 2] = [
+        ("utf-16le", None, utf16le("<aside></aside>é"), utf16le(r#"<aside><b>ü€</b><img loading="lazy"></aside>é"#)),
+        ("windows-1252", Some("windows-1252"), w1252.into_owned(), w1252_out.into_owned()),
+    ];
+    for (what, label, page, expected) in cases {
+        for chunking in chunkings(what) {
+            let slots: Rc<RefCell<Vec<Slot>>> = Rc::default();
+            let made = slots.clone();
+            let mut settings = Settings::new().element("img", |el| Ok(el.set_attribute("loading", "lazy")?)).element(
+                "aside",
+                move |el| {
+                    made.borrow_mut().push(el.defer_prepend_parsed()?);
+                    Ok(())
+                },
+            );
+            if let Some(label) = label {
+                settings = settings.encoding(label)?;
+            }
+            let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+            let mut filled = false;
+            for chunk in chunking.chunks(&page) {
+                let mut rest = chunk;
+                while !rest.is_empty() {
+                    let n = rw.write_some(rest)?;
+                    rest = &rest[n..];
+                    if n == 0 {
+                        rw.fill(slots.borrow()[0], "<b>ü€</b><img>", ContentType::ParsedHtml)?;
+                        filled = true;
+                    }
+                }
+            }
+            if !filled {
+                rw.fill(slots.borrow()[0], "<b>ü€</b><img>", ContentType::ParsedHtml)?;
+            }
+            let out = rw.end()?.0;
+            assert!(out == expected, "{what} [{chunking}]: {} expected {}", show(&out), show(&expected));
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = toml_case_trials("parsed/cases.toml", |c: &Case| &c.name, run_case);
+    type Test = fn() -> Result<(), Failed>;
+    let named: [(&str, Test); 9] = [
+        ("encodings::parsed_in_the_document_encoding", encodings_parsed_in_the_document_encoding),
+        ("refused::implied_element", refused_implied_element),
+        ("refused::other_places", refused_other_places),
+        ("refused::implied_end", refused_implied_end),
+        ("refused::in_a_plain_slot", refused_in_a_plain_slot),
+        ("errors::unfilled_at_end", errors_unfilled_at_end),
+        ("errors::cancel_keeps_what_came", errors_cancel_keeps_what_came),
+        ("errors::misuse", errors_misuse),
+        ("bounded::page_waits", bounded_page_waits),
+    ];
+    trials.extend(named.into_iter().map(|(name, test)| Trial::test(name, test)));
+    libtest_mimic::run(&args, trials).exit();
+}
