@@ -147,6 +147,12 @@ pub enum Defer {
     Replace,
     /// As the value of this attribute ([`Element::defer_attribute`]).
     Attribute(String),
+    /// At the start of its content, parsed as part of the page
+    /// ([`Element::defer_prepend_parsed`]): the page's rules apply inside
+    /// it, and the page waits (is not read further) until it is finished.
+    /// Elements without a start tag in the input, and elements that cannot
+    /// have content, get no future (the handler is not called).
+    PrependParsed,
 }
 
 impl Defer {
@@ -160,6 +166,7 @@ impl Defer {
             Defer::InnerContent => el.defer_inner_content(),
             Defer::Replace => el.defer_replace(),
             Defer::Attribute(name) => el.defer_attribute(name)?,
+            Defer::PrependParsed => el.defer_prepend_parsed()?,
         })
     }
 }

@@ -99,6 +99,10 @@ where
     K: AsyncKind,
     H: FnMut(&mut Element<'_, 'h, K>) -> Option<Fut>,
 {
+    if *defer == Defer::PrependParsed && !(el.has_start_tag() && el.can_have_content()) {
+        // No place the parse has not passed: no future.
+        return Ok(());
+    }
     let Some(future) = handler(el) else { return Ok(()) };
     let slot = defer.make(el)?;
     jobs.push(slot, boxed(future));

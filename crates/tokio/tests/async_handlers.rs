@@ -573,6 +573,51 @@ fn runtimes_local_on_current_thread() -> Result<(), Failed> {
         .map_err(|e| e.to_string().into())
 }
 
+/// `Defer::PrependParsed`: the fragment, streamed, is parsed as part of
+/// the page (the page's synchronous `img` rule applies inside it, and an
+/// `aside` in it gets its own future), in every chunking of the page and of
+/// the fragments: as the spliced page rewritten at once.
+fn parsed_rules_apply_inside_streamed_fragments() -> Result<(), Failed> {
+    let page = "<p>a<aside id=1></aside><img src=p><p>b";
+    let fragments = ["<img src=f1><aside id=2></aside><b>x", "<i>in 2</i><img src=f2>"];
+    let spliced = "<p>a<aside id=1><img src=f1><aside id=2><i>in 2</i><img src=f2></aside><b>x</aside><img src=p><p>b";
+    let lazy = || Settings::new().element("img", |el| Ok(el.set_attribute("loading", "lazy")?));
+    let expected = rewrite_str(spliced, lazy())?;
+    let rt = current_thread();
+    let seed = fnv1a64(b"parsed");
+    for (chunking, chunks) in chunkings(page.as_bytes(), seed) {
+        for fill in [Fill::Whole, Fill::ByteByByte, Fill::Random(seed)] {
+            let mut count = 0;
+            let settings = AsyncSettings::new(lazy()).element_async("aside", Defer::PrependParsed, move |_el| {
+                let fragment = fragments[count].to_string();
+                count += 1;
+                let i = count;
+                Some(async move {
+                    tokio::task::yield_now().await;
+                    Ok(match fragment_pieces(&fragment, fill, i) {
+                        None => Content::html(fragment),
+                        Some(pieces) => Content::stream(
+                            tokio_stream::iter(pieces.into_iter().map(Ok::<_, io::Error>)),
+                            ContentType::ParsedHtml,
+                        ),
+                    })
+                })
+            });
+            let input = Trickle { chunks: chunks.clone().into_iter(), ready: false };
+            let stream = rewrite_stream_async(input, settings).map_err(|e| format!("settings: {e}"))?;
+            let (out, errors) = rt.block_on(drain(stream));
+            let out = String::from_utf8_lossy(&out);
+            if out != expected || !errors.is_empty() {
+                return Err(format!(
+                    "page {chunking}, fill {fill:?}: {out:?}, expected {expected:?}, errors {errors:?}"
+                )
+                .into());
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/async_cases.toml");
@@ -585,7 +630,8 @@ fn main() {
         .map(|case| Trial::test(format!("case::{}", case.name), move || run_case(&case)))
         .collect();
     type Test = fn() -> Result<(), Failed>;
-    let fixed: [(&str, Test); 8] = [
+    let fixed: [(&str, Test); 9] = [
+        ("parsed::rules_apply_inside_streamed_fragments", parsed_rules_apply_inside_streamed_fragments),
         ("random::large_pages", large_pages),
         ("timing::concurrent_fragments", timing_concurrent_fragments),
         ("timing::timeout_gets_the_fallback", timing_timeout_gets_the_fallback),
