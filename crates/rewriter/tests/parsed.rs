@@ -17,6 +17,11 @@
 //!   browser builds from the final page.
 //! - `refused::*`: parsed content where the parse has gone past the place
 //!   is a typed error ([`EditErrorKind::ParsePassed`]), for each such place.
+//! - `property::parsed_equals_spliced`: proptest (512 cases), random pages
+//!   with `aside` elements each given a random fragment through a parse slot,
+//!   page and fragments in random chunkings, early or late fills: as the page
+//!   with the fragments spliced where the slots were made, output and
+//!   observations.
 //! - `errors::*`, `bounded::*`: an unfilled parse slot at the end, a slot
 //!   cancelled after part of its content, misuse, and back-pressure: while
 //!   the parse waits, no more than [`Settings::hold_limit`] bytes of input
@@ -33,6 +38,8 @@ use htrewrite::{
     ContentType, EditErrorKind, Fallback, IoSink, Rewriter, RewritingError, Settings, Slot, SlotErrorKind,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -92,8 +99,9 @@ fn observers(log: &Log) -> Settings<'static> {
     let ends = log.clone();
     let texts = log.clone();
     settings
-        .element("img", |el| Ok(el.set_attribute("loading", "lazy")?))
-        .element("a[href]", |el| Ok(el.set_attribute("rel", "nofollow")?))
+        // Clones the parser makes (an `a` reconstructed) have no tag to edit.
+        .element("img", |el| if el.has_start_tag() { Ok(el.set_attribute("loading", "lazy")?) } else { Ok(()) })
+        .element("a[href]", |el| if el.has_start_tag() { Ok(el.set_attribute("rel", "nofollow")?) } else { Ok(()) })
         .element_end("p, li, td, div", move |end| {
             ends.borrow_mut().push(format!("end {} {}", end.tag_name(), end.has_end_tag()));
             Ok(())
@@ -230,31 +238,42 @@ fn fill_step(
 /// The page rewritten with the case's parsed slots, filled as `fills` says.
 fn rewrite_deferred(case: &Case, page: Chunking, fills: Fills) -> Result<(Vec<u8>, Vec<String>), String> {
     let (log, made) = (Log::default(), Made::default());
-    let ty = content_type(case);
-    let mut rw =
-        Rewriter::new(with_slot_rule(case, &log, &made, true), IoSink(Vec::new())).map_err(|e| e.to_string())?;
-    let mut progress = Progress::new();
-    for chunk in page.chunks(case.page.as_bytes()) {
-        let mut rest = chunk;
-        while !rest.is_empty() {
-            let n = rw.write_some(rest).map_err(|e| format!("write: {e}"))?;
-            rest = &rest[n..];
-            if n == 0 && !fill_step(&mut rw, &made, &mut progress, ty, fills)? {
-                return Err("input refused with no slot pending".into());
-            }
-        }
-        if !fills.late {
-            while fill_step(&mut rw, &made, &mut progress, ty, fills)? {}
-        }
-    }
-    rw.finish_input().map_err(|e| format!("finish_input: {e}"))?;
-    while fill_step(&mut rw, &made, &mut progress, ty, fills)? {}
-    let out = rw.end().map_err(|e| format!("end: {e}"))?.0;
+    let rw = Rewriter::new(with_slot_rule(case, &log, &made, true), IoSink(Vec::new())).map_err(|e| e.to_string())?;
+    let out = drive(rw, case.page.as_bytes(), page, &made, content_type(case), fills)?;
     if made.borrow().is_empty() {
         return Err("no slot was made".into());
     }
     let seen = log.borrow().clone();
     Ok((out, seen))
+}
+
+/// Writes `page` in `chunking`'s chunks, filling the slots handlers made
+/// (`made`) as `fills` says, and ends the document: the output.
+fn drive(
+    mut rw: Rewriter<'_, IoSink<Vec<u8>>>,
+    page: &[u8],
+    chunking: Chunking,
+    made: &Made,
+    ty: ContentType,
+    fills: Fills,
+) -> Result<Vec<u8>, String> {
+    let mut progress = Progress::new();
+    for chunk in chunking.chunks(page) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let n = rw.write_some(rest).map_err(|e| format!("write: {e}"))?;
+            rest = &rest[n..];
+            if n == 0 && !fill_step(&mut rw, made, &mut progress, ty, fills)? {
+                return Err("input refused with no slot pending".into());
+            }
+        }
+        if !fills.late {
+            while fill_step(&mut rw, made, &mut progress, ty, fills)? {}
+        }
+    }
+    rw.finish_input().map_err(|e| format!("finish_input: {e}"))?;
+    while fill_step(&mut rw, made, &mut progress, ty, fills)? {}
+    Ok(rw.end().map_err(|e| format!("end: {e}"))?.0)
 }
 
 /// The page rewritten with the fragments given at once.
@@ -563,11 +582,74 @@ fn encodings_parsed_in_the_document_encoding() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Property: a random page with `aside` elements, each getting a random
+/// fragment (no `aside` in it) through a parse slot — page and fragments in
+/// random chunkings —, rewrites as the page with the fragments spliced in
+/// where the slots were made (their start tags' ends, in offsets of the
+/// parsed stream, which includes the fragments read before), with the same
+/// observations. Fragments that open RCDATA or PLAINTEXT, end inside a tag
+/// or close the `aside` change what follows in both alike.
+fn property_parsed_equals_spliced() -> Result<(), Failed> {
+    let config = Config { cases: 512, failure_persistence: None, ..Config::default() };
+    let rng = TestRng::deterministic_rng(config.rng_algorithm);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let pieces = || prop::sample::select(common::PIECES);
+    let page = prop::collection::vec(prop_oneof![3 => pieces(), 1 => Just("<aside>"), 1 => Just("</aside>")], 0..24)
+        .prop_map(|p| p.concat());
+    let fragments = prop::collection::vec(prop::collection::vec(pieces(), 0..6).prop_map(|p| p.concat()), 1..4);
+    let strategy = (page, fragments, any::<u64>(), any::<u64>(), any::<bool>());
+    runner
+        .run(&strategy, |(page, fragments, page_seed, fill_seed, late)| {
+            let (log, made) = (Log::default(), Made::default());
+            let places: Rc<RefCell<Vec<u64>>> = Rc::default();
+            let (at, slots) = (places.clone(), made.clone());
+            let settings = observers(&log).element("aside", move |el| {
+                if el.has_start_tag() {
+                    let fragment = fragments[at.borrow().len() % fragments.len()].clone();
+                    at.borrow_mut().push(el.source_location().bytes.end);
+                    slots.borrow_mut().push((el.defer_prepend_parsed()?, fragment));
+                }
+                Ok(())
+            });
+            let fills = Fills { whole: false, chunking: Chunking::Random(fill_seed), late };
+            let rw = Rewriter::new(settings, IoSink(Vec::new())).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let out = drive(rw, page.as_bytes(), Chunking::Random(page_seed), &made, ContentType::ParsedHtml, fills)
+                .map_err(TestCaseError::fail)?;
+            // The page with each fragment where its slot was made.
+            let mut spliced = Vec::new();
+            let mut from = 0;
+            for ((_, fragment), &end) in made.borrow().iter().zip(places.borrow().iter()) {
+                let take = (end as usize)
+                    .checked_sub(spliced.len())
+                    .ok_or_else(|| TestCaseError::fail("a slot inside a fragment"))?;
+                spliced.extend_from_slice(&page.as_bytes()[from..from + take]);
+                from += take;
+                spliced.extend_from_slice(fragment.as_bytes());
+            }
+            spliced.extend_from_slice(&page.as_bytes()[from..]);
+            let spliced = String::from_utf8(spliced).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let case = Case {
+                name: String::new(),
+                page: page.clone(),
+                slot: "aside".into(),
+                place: Place::Prepend,
+                fragments: BTreeMap::new(),
+                text: false,
+                spliced,
+            };
+            let (expected_out, expected_seen) = rewrite_spliced(&case, Chunking::Whole).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(show(&out), show(&expected_out), "spliced page {:?}", case.spliced);
+            prop_assert_eq!(&*log.borrow(), &expected_seen, "spliced page {:?}", case.spliced);
+            Ok(())
+        })
+        .map_err(|e| Failed::from(e.to_string()))
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = toml_case_trials("parsed/cases.toml", |c: &Case| &c.name, run_case);
     type Test = fn() -> Result<(), Failed>;
-    let named: [(&str, Test); 9] = [
+    let named: [(&str, Test); 10] = [
         ("encodings::parsed_in_the_document_encoding", encodings_parsed_in_the_document_encoding),
         ("refused::implied_element", refused_implied_element),
         ("refused::other_places", refused_other_places),
@@ -577,6 +659,7 @@ fn main() {
         ("errors::cancel_keeps_what_came", errors_cancel_keeps_what_came),
         ("errors::misuse", errors_misuse),
         ("bounded::page_waits", bounded_page_waits),
+        ("property::parsed_equals_spliced", property_parsed_equals_spliced),
     ];
     trials.extend(named.into_iter().map(|(name, test)| Trial::test(name, test)));
     libtest_mimic::run(&args, trials).exit();
