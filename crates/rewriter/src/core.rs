@@ -390,6 +390,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// Parsed content handlers asked for at the current token, in order:
     /// the tokenizer pauses after it and the rewriter feeds these first.
     pub(crate) parse_inserts: Vec<ParseInsert>,
+    /// How deep in parsed content the tokens being read are (0: the input).
+    pub(crate) parse_level: u32,
     /// The last bytes flushed from `out`, for [`join_guard`].
     tail: Tail,
     /// Whether the current token's bytes were written (or dropped) already.
@@ -477,6 +479,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             slot_log: SlotLog::default(),
             next_slot: 0,
             parse_inserts: Vec::new(),
+            parse_level: 0,
             tail: Tail::default(),
             token_done: false,
             start_tag: Vec::new(),
@@ -1167,6 +1170,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let edits = &mut *self.edits_spare;
         debug_assert!(edits.is_untouched());
         edits.next_slot = self.next_slot;
+        edits.parse_level = self.parse_level;
         let implied_attrs = attrs.unwrap_or_default();
         for &g in &groups {
             let n = self.rules[g as usize].element.len();
@@ -1317,7 +1321,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         let append = std::mem::take(&mut p.edits.append);
         self.emit_pieces(&append, p.ctx.get(), Place::Append, p.edits.deferred());
-        let mut end = EndEdits { next_slot: self.next_slot, ..EndEdits::default() };
+        let mut end = EndEdits { next_slot: self.next_slot, parse_level: self.parse_level, ..EndEdits::default() };
         let mut own = std::mem::take(&mut p.edits.end_handlers);
         let mut failed = None;
         {

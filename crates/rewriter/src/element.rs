@@ -118,6 +118,8 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
     pub(crate) slots: Option<Box<SlotEdits>>,
     /// The number of the next slot.
     pub(crate) next_slot: u64,
+    /// How deep in parsed content the element's start tag is (0: in the input).
+    pub(crate) parse_level: u32,
 }
 
 /// The most attribute edits whose room [`Edits::clear_for_reuse`] keeps
@@ -154,6 +156,7 @@ impl<'h, K: HandlerKind> Default for Edits<'h, K> {
             end_handlers: Vec::new(),
             slots: None,
             next_slot: 0,
+            parse_level: 0,
         }
     }
 }
@@ -963,10 +966,11 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     }
 
     /// Parsed content at the start of the element's content: only when
-    /// the element's start tag is the token the parse has just read.
+    /// the element's start tag is the token the parse has just read, and
+    /// not too deep in parsed content already.
     fn require_parse_here(&self) -> Result<(), EditError> {
         match self.src.token {
-            Some(_) => Ok(()),
+            Some(_) => parse_nesting_allows(self.e.parse_level),
             None => Err(EditError::new(EditErrorKind::ParsePassed, "the element has no start tag in the input")),
         }
     }
@@ -1435,6 +1439,36 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     }
 }
 
+/// How deep parsed content may nest: content parsed inside content parsed
+/// inside … this many levels (a handler whose parsed content holds an
+/// element it matches again would otherwise insert it forever).
+///
+/// # Example
+/// ```
+/// use htrewrite::{ContentType, EditErrorKind, Settings, rewrite_str, MAX_PARSE_NESTING};
+/// // Each `b` gets a `b`: refused at the limit instead of looping.
+/// let settings = Settings::new().element("b", |el| {
+///     match el.prepend("<b>", ContentType::ParsedHtml) {
+///         Err(e) if e.kind() == EditErrorKind::ParseNesting => Ok(()),
+///         other => Ok(other?),
+///     }
+/// });
+/// let out = rewrite_str("<b>", settings)?;
+/// assert_eq!(out, "<b>".repeat(MAX_PARSE_NESTING as usize + 1));
+/// # Ok::<(), htrewrite::RewritingError>(())
+/// ```
+pub const MAX_PARSE_NESTING: u32 = 64;
+
+/// Parsed content asked for at `level` (0: the input): refused past
+/// [`MAX_PARSE_NESTING`].
+fn parse_nesting_allows(level: u32) -> Result<(), EditError> {
+    if level < MAX_PARSE_NESTING {
+        Ok(())
+    } else {
+        Err(EditError::new(EditErrorKind::ParseNesting, format!("{level} levels deep")))
+    }
+}
+
 /// Edits made at an element's end.
 #[derive(Debug, Default)]
 pub(crate) struct EndEdits {
@@ -1444,6 +1478,8 @@ pub(crate) struct EndEdits {
     pub(crate) parsed: Vec<ParseInsert>,
     /// The number of the next slot.
     pub(crate) next_slot: u64,
+    /// How deep in parsed content the end tag is (0: in the input).
+    pub(crate) parse_level: u32,
     pub(crate) remove_end_tag: bool,
     pub(crate) name: Option<String>,
     /// What [`ElementEnd::replace`] puts where the end tag was.
@@ -1572,7 +1608,7 @@ impl ElementEnd<'_> {
     /// parse has just read.
     fn require_parse_here(&self) -> Result<(), EditError> {
         match self.end_tag {
-            Some(_) => Ok(()),
+            Some(_) => parse_nesting_allows(self.m.parse_level),
             None => Err(EditError::new(EditErrorKind::ParsePassed, "the element has no end tag here")),
         }
     }

@@ -177,6 +177,10 @@ pub enum EditErrorKind {
     /// token implied, in a slot not made for parsed content, in text or
     /// comment handlers): the content could not be parsed where it lands.
     ParsePassed,
+    /// Parsed content inside parsed content, [`MAX_PARSE_NESTING`](crate::MAX_PARSE_NESTING)
+    /// levels deep: most likely content that holds an element its own
+    /// handler matches, which would insert it again forever.
+    ParseNesting,
 }
 
 impl EditError {
@@ -203,6 +207,7 @@ impl fmt::Display for EditError {
             EditErrorKind::Unencodable => "a character cannot be encoded in the document's encoding",
             EditErrorKind::InvalidDoctype => "invalid doctype",
             EditErrorKind::ParsePassed => "parsed content where the parse has gone past the place",
+            EditErrorKind::ParseNesting => "parsed content nested too deep",
         };
         if self.detail.is_empty() { f.write_str(what) } else { write!(f, "{what}: {}", self.detail) }
     }

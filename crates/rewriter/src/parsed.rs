@@ -33,6 +33,8 @@ pub(crate) enum ParseInsert {
 struct ParseSlot {
     slot: Slot,
     ctx: SlotCtx,
+    /// The nesting level of its content.
+    level: u32,
     /// Content taken and encoded (tokenizer bytes), not read yet.
     queued: Vec<u8>,
     /// The first bytes of an unfinished UTF-8 sequence at the end of the
@@ -48,8 +50,9 @@ struct ParseSlot {
 /// One thing the parse reads before the input that follows.
 #[derive(Debug)]
 enum Entry {
-    /// Bytes taken and not read yet (tokenizer bytes).
-    Bytes(Vec<u8>),
+    /// Bytes taken and not read yet (tokenizer bytes), at a nesting level
+    /// (0: the input; content parsed inside content at level n is at n + 1).
+    Bytes(Vec<u8>, u32),
     /// A slot's content, then (once it is finished) what is below.
     Slot(ParseSlot),
 }
@@ -73,7 +76,7 @@ impl ParseQueue {
         self.stack
             .iter()
             .map(|e| match e {
-                Entry::Bytes(b) => b.len(),
+                Entry::Bytes(b, _) => b.len(),
                 Entry::Slot(s) => s.queued.len() + s.utf8.len() + s.hold.len(),
             })
             .sum()
@@ -98,18 +101,19 @@ impl ParseQueue {
         matches!(self.stack.last(), Some(Entry::Slot(s)) if s.slot == slot)
     }
 
-    /// The parse stopped after a token, `rest` of what it was reading not
-    /// read: `inserts` come first, in order, then `rest`.
-    pub(crate) fn paused(&mut self, rest: &[u8], inserts: Vec<ParseInsert>) {
+    /// The parse stopped after a token, `rest` of what it was reading (at
+    /// nesting `level`) not read: `inserts` come first, in order, then `rest`.
+    pub(crate) fn paused(&mut self, rest: &[u8], level: u32, inserts: Vec<ParseInsert>) {
         if !rest.is_empty() {
-            self.stack.push(Entry::Bytes(rest.to_vec()));
+            self.stack.push(Entry::Bytes(rest.to_vec(), level));
         }
         for insert in inserts.into_iter().rev() {
             self.stack.push(match insert {
-                ParseInsert::Content(bytes) => Entry::Bytes(bytes),
+                ParseInsert::Content(bytes) => Entry::Bytes(bytes, level + 1),
                 ParseInsert::Slot(slot, ctx) => Entry::Slot(ParseSlot {
                     slot,
                     ctx,
+                    level: level + 1,
                     queued: Vec::new(),
                     utf8: Vec::new(),
                     hold: String::new(),
@@ -122,21 +126,21 @@ impl ParseQueue {
     /// Input taken while the parse waits: it is read after everything here.
     pub(crate) fn push_input(&mut self, bytes: &[u8]) {
         match self.stack.first_mut() {
-            Some(Entry::Bytes(b)) => b.extend_from_slice(bytes),
-            _ => self.stack.insert(0, Entry::Bytes(bytes.to_vec())),
+            Some(Entry::Bytes(b, 0)) => b.extend_from_slice(bytes),
+            _ => self.stack.insert(0, Entry::Bytes(bytes.to_vec(), 0)),
         }
     }
 
-    /// The bytes the parse reads next, or `None` when it waits for a slot's
-    /// content (or nothing waits).
-    pub(crate) fn next(&mut self) -> Option<Vec<u8>> {
+    /// The bytes the parse reads next, with their nesting level, or `None`
+    /// when it waits for a slot's content (or nothing waits).
+    pub(crate) fn next(&mut self) -> Option<(Vec<u8>, u32)> {
         loop {
             match self.stack.last_mut()? {
-                Entry::Bytes(_) => {
-                    let Some(Entry::Bytes(b)) = self.stack.pop() else { unreachable!("matched above") };
-                    return Some(b);
+                Entry::Bytes(..) => {
+                    let Some(Entry::Bytes(b, level)) = self.stack.pop() else { unreachable!("matched above") };
+                    return Some((b, level));
                 }
-                Entry::Slot(s) if !s.queued.is_empty() => return Some(std::mem::take(&mut s.queued)),
+                Entry::Slot(s) if !s.queued.is_empty() => return Some((std::mem::take(&mut s.queued), s.level)),
                 Entry::Slot(s) if s.finished => {
                     self.stack.pop();
                 }

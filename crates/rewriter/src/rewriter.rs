@@ -564,13 +564,14 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             self.parse.push_input(bytes);
             return Ok(());
         }
-        self.tokenize(bytes)
+        self.tokenize(bytes, 0)
     }
 
-    /// Feeds `bytes` (tokenizer bytes) to the tokenizer; when it pauses for
-    /// parsed content, queues that content and the rest of `bytes`. Once
-    /// the rewriter no longer parses, they go straight through.
-    fn tokenize(&mut self, bytes: &[u8]) -> Result<(), RewritingError> {
+    /// Feeds `bytes` (tokenizer bytes, at parsed-content nesting `level`:
+    /// 0 for the input) to the tokenizer; when it pauses for parsed
+    /// content, queues that content and the rest of `bytes`. Once the
+    /// rewriter no longer parses, they go straight through.
+    fn tokenize(&mut self, bytes: &[u8], level: u32) -> Result<(), RewritingError> {
         if self.run != Run::Running {
             return match self.out.utf16_doc {
                 None => self.out.write_raw(bytes),
@@ -584,11 +585,12 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let pass_through = self.on_error == OnError::PassThrough;
         let out = &mut self.out;
         let mut flush = |staged: Staged<'_>| out.deliver(staged);
+        self.core.parse_level = level;
         let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
         let taken = self.tokenizer.feed(bytes, &mut feed);
         if taken < bytes.len() || !self.core.parse_inserts.is_empty() {
             let inserts = std::mem::take(&mut self.core.parse_inserts);
-            self.parse.paused(&bytes[taken..], inserts);
+            self.parse.paused(&bytes[taken..], level, inserts);
         }
         self.after_feed()
     }
@@ -596,8 +598,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// Reads what the parse has queued, until it waits for a parse slot's
     /// content or nothing is left (then a deferred end of input comes).
     fn read_queued(&mut self) -> Result<(), RewritingError> {
-        while let Some(bytes) = self.parse.next() {
-            self.tokenize(&bytes)?;
+        while let Some((bytes, level)) = self.parse.next() {
+            self.tokenize(&bytes, level)?;
         }
         if self.parse.is_empty() && std::mem::take(&mut self.end_waits) {
             self.finish_document()?;
@@ -785,6 +787,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             self.end_waits = true;
             return Ok(());
         }
+        self.core.parse_level = 0;
         let pass_through = self.on_error == OnError::PassThrough;
         let mut odd = None;
         {

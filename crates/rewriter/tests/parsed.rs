@@ -35,7 +35,8 @@ use std::rc::Rc;
 
 use common::{Chunking, chunkings, show, toml_case_trials};
 use htrewrite::{
-    ContentType, EditErrorKind, Fallback, IoSink, Rewriter, RewritingError, Settings, Slot, SlotErrorKind,
+    ContentType, EditErrorKind, Fallback, IoSink, MAX_PARSE_NESTING, Rewriter, RewritingError, Settings, Slot,
+    SlotErrorKind,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
@@ -498,6 +499,35 @@ fn errors_misuse() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A parse slot whose content holds an element its handler matches again:
+/// the slot at [`MAX_PARSE_NESTING`] levels is refused (a typed error at
+/// the call) instead of nesting forever; the output is the nesting so far.
+fn errors_self_inserting_content_stops() -> Result<(), Failed> {
+    let refused: Rc<RefCell<Vec<EditErrorKind>>> = Rc::default();
+    let seen = refused.clone();
+    let slots: Slots = Rc::default();
+    let made = slots.clone();
+    let settings = Settings::new().element("aside", move |el| {
+        match el.defer_prepend_parsed() {
+            Ok(slot) => made.borrow_mut().push(slot),
+            Err(e) => seen.borrow_mut().push(e.kind()),
+        }
+        Ok(())
+    });
+    let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    rw.write(b"<aside>")?;
+    let mut filled = 0;
+    while let Some(&slot) = rw.pending_slots().last() {
+        rw.fill(slot, "<aside>", ContentType::ParsedHtml)?;
+        filled += 1;
+        assert!(filled <= MAX_PARSE_NESTING as usize, "more slots than the nesting allows");
+    }
+    assert_eq!(filled, MAX_PARSE_NESTING as usize);
+    assert_eq!(*refused.borrow(), [EditErrorKind::ParseNesting]);
+    assert_eq!(rw.end()?.0, "<aside>".repeat(MAX_PARSE_NESTING as usize + 1).as_bytes());
+    Ok(())
+}
+
 fn bounded_page_waits() -> Result<(), Failed> {
     const LIMIT: usize = 4096;
     let (mut rw, slots) = aside_slots(LIMIT);
@@ -649,7 +679,7 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = toml_case_trials("parsed/cases.toml", |c: &Case| &c.name, run_case);
     type Test = fn() -> Result<(), Failed>;
-    let named: [(&str, Test); 10] = [
+    let named: [(&str, Test); 11] = [
         ("encodings::parsed_in_the_document_encoding", encodings_parsed_in_the_document_encoding),
         ("refused::implied_element", refused_implied_element),
         ("refused::other_places", refused_other_places),
@@ -658,6 +688,7 @@ fn main() {
         ("errors::unfilled_at_end", errors_unfilled_at_end),
         ("errors::cancel_keeps_what_came", errors_cancel_keeps_what_came),
         ("errors::misuse", errors_misuse),
+        ("errors::self_inserting_content_stops", errors_self_inserting_content_stops),
         ("bounded::page_waits", bounded_page_waits),
         ("property::parsed_equals_spliced", property_parsed_equals_spliced),
     ];
