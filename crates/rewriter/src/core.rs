@@ -392,6 +392,8 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     pub(crate) parse_inserts: Vec<ParseInsert>,
     /// How deep in parsed content the tokens being read are (0: the input).
     pub(crate) parse_level: u32,
+    /// Parsed content asked for by tokens of parsed content, so far.
+    nested_parsed: u32,
     /// The last bytes flushed from `out`, for [`join_guard`].
     tail: Tail,
     /// Whether the current token's bytes were written (or dropped) already.
@@ -480,6 +482,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             next_slot: 0,
             parse_inserts: Vec::new(),
             parse_level: 0,
+            nested_parsed: 0,
             tail: Tail::default(),
             token_done: false,
             start_tag: Vec::new(),
@@ -703,8 +706,22 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// token's end through `Feed::flush_full`, which drops it after a failure.
     fn add_parse_inserts(&mut self, inserts: &mut Vec<ParseInsert>) {
         if !inserts.is_empty() {
+            if self.parse_level > 0 {
+                self.nested_parsed = self.nested_parsed.saturating_add(inserts.len() as u32);
+            }
             self.parse_inserts.append(inserts);
             self.flush_at = 0;
+        }
+    }
+
+    /// The nesting level handlers' edits check parsed content against: the
+    /// level of the tokens being read, or the limit itself once tokens of
+    /// parsed content asked for [`MAX_NESTED_PARSED`] pieces.
+    fn edits_parse_level(&self) -> u32 {
+        if self.parse_level > 0 && self.nested_parsed >= crate::MAX_NESTED_PARSED {
+            crate::MAX_PARSE_NESTING
+        } else {
+            self.parse_level
         }
     }
 
@@ -1167,10 +1184,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             None => ContextOwned::Data,
         };
         // Untouched: the state `Edits::default()` makes, apart from capacity.
+        let parse_level = self.edits_parse_level();
         let edits = &mut *self.edits_spare;
         debug_assert!(edits.is_untouched());
         edits.next_slot = self.next_slot;
-        edits.parse_level = self.parse_level;
+        edits.parse_level = parse_level;
         let implied_attrs = attrs.unwrap_or_default();
         for &g in &groups {
             let n = self.rules[g as usize].element.len();
@@ -1321,7 +1339,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         let append = std::mem::take(&mut p.edits.append);
         self.emit_pieces(&append, p.ctx.get(), Place::Append, p.edits.deferred());
-        let mut end = EndEdits { next_slot: self.next_slot, parse_level: self.parse_level, ..EndEdits::default() };
+        let mut end =
+            EndEdits { next_slot: self.next_slot, parse_level: self.edits_parse_level(), ..EndEdits::default() };
         let mut own = std::mem::take(&mut p.edits.end_handlers);
         let mut failed = None;
         {

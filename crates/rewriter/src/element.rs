@@ -1459,6 +1459,13 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
 /// ```
 pub const MAX_PARSE_NESTING: u32 = 64;
 
+/// How many times, in one document, content read as parsed content may ask
+/// for parsed content in turn (at any depth up to [`MAX_PARSE_NESTING`]):
+/// content holding several elements its handler matches would otherwise
+/// multiply at every level. Past it, [`EditErrorKind::ParseNesting`].
+/// Parsed content asked for by the input's own elements is not counted.
+pub const MAX_NESTED_PARSED: u32 = 1024;
+
 /// Parsed content asked for at `level` (0: the input): refused past
 /// [`MAX_PARSE_NESTING`].
 fn parse_nesting_allows(level: u32) -> Result<(), EditError> {

@@ -178,7 +178,8 @@ pub enum EditErrorKind {
     /// comment handlers): the content could not be parsed where it lands.
     ParsePassed,
     /// Parsed content inside parsed content, [`MAX_PARSE_NESTING`](crate::MAX_PARSE_NESTING)
-    /// levels deep: most likely content that holds an element its own
+    /// levels deep or [`MAX_NESTED_PARSED`](crate::MAX_NESTED_PARSED) times
+    /// in the document: most likely content that holds an element its own
     /// handler matches, which would insert it again forever.
     ParseNesting,
 }

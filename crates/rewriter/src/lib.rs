@@ -220,7 +220,7 @@ mod sink;
 mod slot;
 
 pub use content::ContentType;
-pub use element::{Attribute, Element, ElementEnd, MAX_PARSE_NESTING};
+pub use element::{Attribute, Element, ElementEnd, MAX_NESTED_PARSED, MAX_PARSE_NESTING};
 pub use error::{EditError, EditErrorKind, HandlerResult, RewritingError};
 pub use htrewrite_shadow::{CloseCause, Namespace, NodeId, Origin};
 pub use htrewrite_tokenizer::{CommentKind, TextMode};

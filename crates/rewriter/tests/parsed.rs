@@ -35,8 +35,8 @@ use std::rc::Rc;
 
 use common::{Chunking, chunkings, show, toml_case_trials};
 use htrewrite::{
-    ContentType, EditErrorKind, Fallback, IoSink, MAX_PARSE_NESTING, Rewriter, RewritingError, Settings, Slot,
-    SlotErrorKind,
+    ContentType, EditErrorKind, Fallback, IoSink, MAX_NESTED_PARSED, MAX_PARSE_NESTING, Rewriter, RewritingError,
+    Settings, Slot, SlotErrorKind,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
@@ -525,6 +525,25 @@ fn errors_self_inserting_content_stops() -> Result<(), Failed> {
     assert_eq!(filled, MAX_PARSE_NESTING as usize);
     assert_eq!(*refused.borrow(), [EditErrorKind::ParseNesting]);
     assert_eq!(rw.end()?.0, "<aside>".repeat(MAX_PARSE_NESTING as usize + 1).as_bytes());
+    // Content holding two elements its handler matches (it would double at
+    // every level): at most MAX_NESTED_PARSED requests from parsed content.
+    let asked: Rc<RefCell<(usize, usize)>> = Rc::default();
+    let count = asked.clone();
+    let settings = Settings::new().element("i", move |el| {
+        match el.prepend("<i></i><i></i>", ContentType::ParsedHtml) {
+            Ok(()) => count.borrow_mut().0 += 1,
+            Err(e) if e.kind() == EditErrorKind::ParseNesting => count.borrow_mut().1 += 1,
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
+    });
+    let out = htrewrite::rewrite_str("<p><i></i>", settings)?;
+    let (taken, refused) = *asked.borrow();
+    // The input's `i` (not counted) and MAX_NESTED_PARSED from parsed content.
+    assert_eq!(taken, MAX_NESTED_PARSED as usize + 1);
+    assert_eq!(out.matches("<i>").count(), 1 + 2 * taken);
+    // Every `i` asked once: the others were refused.
+    assert_eq!(taken + refused, 1 + 2 * taken);
     Ok(())
 }
 
