@@ -545,7 +545,31 @@ pub fn rewriter_random(data: &[u8]) {
             "the copy differs from the full pipeline (chunks {chunks:?})"
         );
     }
+    // Parsed content at the start of every matched element (refused where the
+    // parse has passed, and past the nesting limit when it matches itself):
+    // the same output whole and in chunks, and it tokenizes back losslessly.
+    let fragment = PARSED_FRAGMENTS[usize::from(flags) % PARSED_FRAGMENTS.len()];
+    let parsed = |chunks: &[usize]| {
+        let settings = Settings::new().element(selector, move |el| {
+            let _ = el.prepend(fragment, ContentType::ParsedHtml);
+            Ok(())
+        });
+        rewrite_in_chunks(settings, input, chunks)
+    };
+    match (parsed(&[input.len()]), parsed(&splits)) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a, b, "parsed content gave different output whole and in chunks {splits:?}");
+            assert_eq!(run_tokenizer(&a), a, "the output with parsed content does not tokenize back losslessly");
+        }
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!("parsed content: whole and chunked runs disagree on failing: {:?} vs {:?}", a.err(), b.err()),
+    }
 }
+
+/// What [`rewriter_random`] parses at the start of matched elements:
+/// markup that closes, opens tables, ends inside a tag or a comment.
+const PARSED_FRAGMENTS: &[&str] =
+    &["<b>p</b>", "</p><table>t<tr><td>", "<a href=x", "x<!--", "</div></body><p>", "<script>a", ""];
 
 /// The chunks a document-wide text handler sees (text, raw bytes, last in
 /// its text node) when `input` is fed in `chunks`, with or without an inert
