@@ -345,7 +345,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// # Ok::<(), htrewrite::RewritingError>(())
     /// ```
     pub fn copying(&self) -> bool {
-        let idle = self.out.held.as_ref().is_none_or(|h| h.idle());
+        // Nothing held after a slot, and nothing queued for the parse.
+        let idle = self.out.held.as_ref().is_none_or(|h| h.idle()) && self.parse.is_empty();
         idle && (self.run == Run::Copy || self.core.settled && self.run != Run::Failed)
     }
 
@@ -394,7 +395,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// how many bytes it took: all of them while no slot holds output back,
     /// else up to [`Settings::hold_limit`] bytes of held output (0 when it
     /// is reached: fill or cancel the first pending slot, then write the
-    /// rest). What was taken is processed as by [`Rewriter::write`]: the
+    /// rest); 0 while the parse waits for a parse slot's content
+    /// ([`Element::defer_prepend_parsed`](crate::Element::defer_prepend_parsed)). What was taken is processed as by [`Rewriter::write`]: the
     /// output does not depend on how the input was cut.
     ///
     /// # Example
@@ -963,6 +965,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// begin their end waits for the next chunk), `Html` goes as it is. A
     /// slot whose place was removed takes everything and writes nothing.
     ///
+    /// A parse slot ([`Element::defer_prepend_parsed`](crate::Element::defer_prepend_parsed))
+    /// takes the whole chunk and parses it at once while the parse reads
+    /// it, and nothing (0) while parsed content inside it waits first; every
+    /// [`ContentType`] is parsed there (`Text` escaped first).
+    ///
     /// # Example
     /// ```
     /// use std::{cell::RefCell, rc::Rc};
@@ -1034,7 +1041,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// `fallback` — unless content was streamed into it already, which
     /// then stays, ended here (the output must not depend on whether that
     /// content was already written). Cancelling a slot whose place was
-    /// removed does nothing.
+    /// removed does nothing. A parse slot gets nothing either way (what was
+    /// streamed stays), and the parse goes on after it.
     ///
     /// # Example
     /// See [`Fallback`].

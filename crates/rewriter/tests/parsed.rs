@@ -547,6 +547,28 @@ fn errors_self_inserting_content_stops() -> Result<(), Failed> {
     Ok(())
 }
 
+/// With a rule on `head` only, the rewriter copies the rest once the head's
+/// edits are placed — not while a parse slot of it waits: `copying()` stays
+/// false (a server must not hand the rest past it), and the slot's content
+/// and the page after it come out in order.
+fn bounded_copy_waits_for_a_parse_slot() -> Result<(), Failed> {
+    let slots: Slots = Rc::default();
+    let made = slots.clone();
+    let settings = Settings::new().element("head", move |el| {
+        made.borrow_mut().push(el.defer_prepend_parsed()?);
+        Ok(())
+    });
+    let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    rw.write(b"<html><head><title>t</title></head><body>x")?;
+    assert!(!rw.copying(), "copying while a parse slot waits");
+    assert_eq!(rw.sink_mut().0, b"<html><head>");
+    rw.fill(slots.borrow()[0], "<meta charset=utf-8>", ContentType::ParsedHtml)?;
+    assert!(rw.copying(), "the head's edits are placed: the rest is a copy");
+    rw.write(b" and the rest")?;
+    assert_eq!(rw.end()?.0, b"<html><head><meta charset=utf-8><title>t</title></head><body>x and the rest");
+    Ok(())
+}
+
 fn bounded_page_waits() -> Result<(), Failed> {
     const LIMIT: usize = 4096;
     let (mut rw, slots) = aside_slots(LIMIT);
@@ -698,7 +720,7 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = toml_case_trials("parsed/cases.toml", |c: &Case| &c.name, run_case);
     type Test = fn() -> Result<(), Failed>;
-    let named: [(&str, Test); 11] = [
+    let named: [(&str, Test); 12] = [
         ("encodings::parsed_in_the_document_encoding", encodings_parsed_in_the_document_encoding),
         ("refused::implied_element", refused_implied_element),
         ("refused::other_places", refused_other_places),
@@ -709,6 +731,7 @@ fn main() {
         ("errors::misuse", errors_misuse),
         ("errors::self_inserting_content_stops", errors_self_inserting_content_stops),
         ("bounded::page_waits", bounded_page_waits),
+        ("bounded::copy_waits_for_a_parse_slot", bounded_copy_waits_for_a_parse_slot),
         ("property::parsed_equals_spliced", property_parsed_equals_spliced),
     ];
     trials.extend(named.into_iter().map(|(name, test)| Trial::test(name, test)));
