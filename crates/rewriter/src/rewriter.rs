@@ -966,8 +966,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// slot whose place was removed takes everything and writes nothing.
     ///
     /// A parse slot ([`Element::defer_prepend_parsed`](crate::Element::defer_prepend_parsed))
-    /// takes the whole chunk and parses it at once while the parse reads
-    /// it, and nothing (0) while parsed content inside it waits first; every
+    /// takes the chunk and parses it at once while the parse reads it (all
+    /// of it, or while an earlier slot holds output back, up to the bound),
+    /// and nothing (0) while parsed content inside it waits first; every
     /// [`ContentType`] is parsed there (`Text` escaped first).
     ///
     /// # Example
@@ -1005,11 +1006,14 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if self.parse.has(slot) {
             // Read at once when the parse reads this slot; else (parsed
             // content inserted in it waits first) not taken.
-            if !self.parse.reads(slot) {
+            // Its output is held behind an earlier slot: up to the bound.
+            let held = self.out.held_output();
+            let n = if held == 0 { chunk.len() } else { chunk.len().min(self.hold_limit.saturating_sub(held)) };
+            if !self.parse.reads(slot) || n == 0 && !chunk.is_empty() {
                 return if self.run == Run::Failed { Err(RewritingError::Poisoned) } else { Ok(0) };
             }
-            self.parse_slot_op(slot, chunk, ty, false)?;
-            return Ok(chunk.len());
+            self.parse_slot_op(slot, &chunk[..n], ty, false)?;
+            return Ok(n);
         }
         let room = self.hold_limit.saturating_sub(self.out.held_output());
         let writing = self.out.held.as_ref().is_some_and(|h| h.is_writing(slot));

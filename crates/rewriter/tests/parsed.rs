@@ -569,6 +569,51 @@ fn bounded_copy_waits_for_a_parse_slot() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A parse slot's streamed content whose output is held behind an earlier
+/// plain slot: taken up to the hold bound, then 0 until the earlier slot
+/// is filled; the output is exact.
+fn bounded_parse_stream_behind_a_plain_slot() -> Result<(), Failed> {
+    const LIMIT: usize = 256;
+    let slots: Slots = Rc::default();
+    let made = slots.clone();
+    let settings = Settings::new()
+        .hold_limit(LIMIT)
+        .element("header", {
+            let made = made.clone();
+            move |el| {
+                made.borrow_mut().push(el.defer_append());
+                Ok(())
+            }
+        })
+        .element("aside", move |el| {
+            made.borrow_mut().push(el.defer_prepend_parsed()?);
+            Ok(())
+        });
+    let mut rw = Rewriter::new(settings, IoSink(Vec::new()))?;
+    rw.write(b"<header>h</header><aside></aside><p>end")?;
+    let (plain, parse) = (slots.borrow()[0], slots.borrow()[1]);
+    let content = "<p>0123456789</p>".repeat(100);
+    let mut taken = 0;
+    while taken < content.len() {
+        let n = rw.slot_write(parse, &content.as_bytes()[taken..], ContentType::ParsedHtml)?;
+        if n == 0 {
+            break;
+        }
+        taken += n;
+    }
+    assert!(taken < content.len(), "the stream was not held back");
+    assert!(rw.held_bytes() < 4 * LIMIT + 4096, "holds {} bytes", rw.held_bytes());
+    assert_eq!(rw.sink_mut().0, b"<header>h");
+    rw.fill(plain, "<nav>", ContentType::Html)?;
+    while taken < content.len() {
+        taken += rw.slot_write(parse, &content.as_bytes()[taken..], ContentType::ParsedHtml)?;
+    }
+    rw.slot_finish(parse)?;
+    let expected = format!("<header>h<nav></header><aside>{content}</aside><p>end");
+    assert_eq!(String::from_utf8(rw.end()?.0)?, expected);
+    Ok(())
+}
+
 fn bounded_page_waits() -> Result<(), Failed> {
     const LIMIT: usize = 4096;
     let (mut rw, slots) = aside_slots(LIMIT);
@@ -720,7 +765,7 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = toml_case_trials("parsed/cases.toml", |c: &Case| &c.name, run_case);
     type Test = fn() -> Result<(), Failed>;
-    let named: [(&str, Test); 12] = [
+    let named: [(&str, Test); 13] = [
         ("encodings::parsed_in_the_document_encoding", encodings_parsed_in_the_document_encoding),
         ("refused::implied_element", refused_implied_element),
         ("refused::other_places", refused_other_places),
@@ -731,6 +776,7 @@ fn main() {
         ("errors::misuse", errors_misuse),
         ("errors::self_inserting_content_stops", errors_self_inserting_content_stops),
         ("bounded::page_waits", bounded_page_waits),
+        ("bounded::parse_stream_behind_a_plain_slot", bounded_parse_stream_behind_a_plain_slot),
         ("bounded::copy_waits_for_a_parse_slot", bounded_copy_waits_for_a_parse_slot),
         ("property::parsed_equals_spliced", property_parsed_equals_spliced),
     ];
