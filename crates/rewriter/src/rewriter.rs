@@ -566,42 +566,50 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             self.parse.push_input(bytes);
             return Ok(());
         }
-        self.tokenize(bytes, 0)
+        let taken = self.tokenize(bytes, 0)?;
+        if taken < bytes.len() || !self.core.parse_inserts.is_empty() {
+            // Paused for parsed content: the rest is copied, once.
+            let inserts = std::mem::take(&mut self.core.parse_inserts);
+            self.parse.paused(bytes[taken..].to_vec(), 0, 0, inserts);
+        }
+        self.after_feed()
     }
 
     /// Feeds `bytes` (tokenizer bytes, at parsed-content nesting `level`:
-    /// 0 for the input) to the tokenizer; when it pauses for parsed
-    /// content, queues that content and the rest of `bytes`. Once the
-    /// rewriter no longer parses, they go straight through.
-    fn tokenize(&mut self, bytes: &[u8], level: u32) -> Result<(), RewritingError> {
+    /// 0 for the input) to the tokenizer; how many it took: all of them,
+    /// unless it paused for the parsed content in `Core::parse_inserts`.
+    /// Once the rewriter no longer parses, they go straight through.
+    fn tokenize(&mut self, bytes: &[u8], level: u32) -> Result<usize, RewritingError> {
         if self.run != Run::Running {
-            return match self.out.utf16_doc {
-                None => self.out.write_raw(bytes),
+            match self.out.utf16_doc {
+                None => self.out.write_raw(bytes)?,
                 Some(big_endian) => {
                     let mut utf16 = Vec::with_capacity(bytes.len() * 2);
                     intermediate_to_utf16(bytes, big_endian, &mut utf16);
-                    self.out.write_raw(&utf16)
+                    self.out.write_raw(&utf16)?;
                 }
-            };
+            }
+            return Ok(bytes.len());
         }
         let pass_through = self.on_error == OnError::PassThrough;
         let out = &mut self.out;
         let mut flush = |staged: Staged<'_>| out.deliver(staged);
         self.core.parse_level = level;
         let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
-        let taken = self.tokenizer.feed(bytes, &mut feed);
-        if taken < bytes.len() || !self.core.parse_inserts.is_empty() {
-            let inserts = std::mem::take(&mut self.core.parse_inserts);
-            self.parse.paused(&bytes[taken..], level, inserts);
-        }
-        self.after_feed()
+        Ok(self.tokenizer.feed(bytes, &mut feed))
     }
 
     /// Reads what the parse has queued, until it waits for a parse slot's
     /// content or nothing is left (then a deferred end of input comes).
+    /// A pause in queued bytes hands their buffer back as it is.
     fn read_queued(&mut self) -> Result<(), RewritingError> {
-        while let Some((bytes, level)) = self.parse.next() {
-            self.tokenize(&bytes, level)?;
+        while let Some((bytes, from, level)) = self.parse.next() {
+            let taken = self.tokenize(&bytes[from..], level)?;
+            if from + taken < bytes.len() || !self.core.parse_inserts.is_empty() {
+                let inserts = std::mem::take(&mut self.core.parse_inserts);
+                self.parse.paused(bytes, from + taken, level, inserts);
+            }
+            self.after_feed()?;
         }
         if self.parse.is_empty() && std::mem::take(&mut self.end_waits) {
             self.finish_document()?;
