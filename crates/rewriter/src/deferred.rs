@@ -279,7 +279,7 @@ impl Held {
     ) -> Result<(), RewritingError> {
         let encoding = self.encoding;
         let Some(s) = self.open_slot(slot).map_err(RewritingError::Slot)? else { return Ok(()) };
-        let (bytes, utf8, hold) = encode_chunk(s, chunk, ty, last, encoding)
+        let (bytes, utf8, hold) = encode_slot_chunk(&s.ctx, &s.utf8, &s.hold, chunk, ty, last, encoding)
             .map_err(|e| RewritingError::Slot(SlotError { slot, kind: SlotErrorKind::Content, content: Some(e) }))?;
         let before = s.held();
         s.content.extend_from_slice(&bytes);
@@ -302,7 +302,8 @@ impl Held {
         if s.accepted {
             // Content came: it stays, as what was taken so far (a stream
             // that broke off), finished here.
-            let (bytes, _, _) = encode_chunk(s, b"", ContentType::Html, true, encoding).unwrap_or_default();
+            let (bytes, _, _) =
+                encode_slot_chunk(&s.ctx, &s.utf8, &s.hold, b"", ContentType::Html, true, encoding).unwrap_or_default();
             let before = s.held();
             s.content.extend_from_slice(&bytes);
             s.utf8.clear();
@@ -416,18 +417,6 @@ impl Held {
             }
         }
     }
-}
-
-/// The encoded bytes of `chunk` for slot `s`, with its new unfinished UTF-8
-/// sequence and held-back text; `last` ends the content.
-fn encode_chunk(
-    s: &SlotState,
-    chunk: &[u8],
-    ty: ContentType,
-    last: bool,
-    encoding: &'static Encoding,
-) -> Result<(Vec<u8>, Vec<u8>, String), EditError> {
-    encode_slot_chunk(&s.ctx, &s.utf8, &s.hold, chunk, ty, last, encoding)
 }
 
 /// The encoded bytes of `chunk` for a slot landing in `ctx`, after the

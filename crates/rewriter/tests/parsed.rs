@@ -140,7 +140,8 @@ fn with_slot_rule(case: &Case, log: &Log, made: &Made, deferred: bool) -> Settin
         let Some(fragment) = fragment_for(&case, el.get_attribute("id")) else { return Ok(()) };
         match (case.place, deferred) {
             (Place::Prepend, true) => made.borrow_mut().push((el.defer_prepend_parsed()?, fragment)),
-            (Place::Prepend, false) => prepend_now(el, &fragment, ty)?,
+            // Text is inserted escaped (it reads as that text, parsed or not).
+            (Place::Prepend, false) => el.prepend(&fragment, ty)?,
             (Place::After, _) => {
                 let made = made.clone();
                 el.on_end(move |end| {
@@ -155,16 +156,6 @@ fn with_slot_rule(case: &Case, log: &Log, made: &Made, deferred: bool) -> Settin
         }
         Ok(())
     })
-}
-
-/// `prepend` of the fragment: parsed, or for `Text` escaped for the place
-/// (escaped text reads as that text, parsed or not).
-fn prepend_now(
-    el: &mut htrewrite::Element<'_, '_>,
-    fragment: &str,
-    ty: ContentType,
-) -> Result<(), htrewrite::EditError> {
-    el.prepend(fragment, ty)
 }
 
 fn after_now(end: &mut htrewrite::ElementEnd<'_>, fragment: &str, ty: ContentType) -> Result<(), htrewrite::EditError> {
