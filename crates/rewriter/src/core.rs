@@ -41,6 +41,9 @@ pub(crate) type RuleGroups = SmallVec<[u32; 1]>;
 /// the largest allocation with 64 KiB chunks). 8 KiB, `BufWriter`'s default.
 const FLUSH_AT: usize = 8 * 1024;
 
+/// The smallest room the staged output is given ([`Core::room_for_chunk`]).
+const STAGED_MIN: usize = 256;
+
 /// Bytes of the current token written as they are, after `out[..at]`
 /// ([`Core::direct`]).
 #[derive(Debug)]
@@ -383,6 +386,10 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// token: [`FLUSH_AT`], 0 while `direct` waits (one comparison a token
     /// for both).
     pub(crate) flush_at: usize,
+    /// Hand the staged output over after the current token whatever its
+    /// size (with `flush_at` 0): set for a chunk's first token when bytes
+    /// of it were held from earlier chunks ([`Core::room_for_chunk`]).
+    pub(crate) flush_next: bool,
     /// Slot marks in `out`, and slots made and given up since the last flush.
     pub(crate) slot_log: SlotLog,
     /// The number of the next slot a handler makes.
@@ -478,6 +485,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             out: Vec::new(),
             direct: None,
             flush_at: FLUSH_AT,
+            flush_next: false,
             slot_log: SlotLog::default(),
             next_slot: 0,
             parse_inserts: Vec::new(),
@@ -565,6 +573,30 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             + self.events.matcher.as_ref().map_or(0, Matcher::held_bytes)
             + self.scopes.len() * 64
             + self.detached.len() * 96
+    }
+
+    /// Gives the staged output room for a chunk of `len` bytes before the
+    /// chunk is tokenized, `held` bytes of an unfinished token being held
+    /// from earlier chunks: exactly `len` (at least [`STAGED_MIN`], at most
+    /// twice [`FLUSH_AT`]), not a doubling from the first token's size
+    /// (issue 16: at 1 KiB chunks 1,696 bytes of room were kept for about
+    /// 1,024 bytes of output). The output of the chunk's tokens is their
+    /// bytes, so it fits, but for the first token's held bytes: that token's
+    /// output is handed over on its own ([`Core::flush_next`]). The room
+    /// grows only for content handlers insert, or past [`FLUSH_AT`] by a
+    /// token's output (then the output is handed over after that token).
+    pub(crate) fn room_for_chunk(&mut self, len: usize, held: usize) {
+        if !self.out.is_empty() {
+            return;
+        }
+        let room = len.clamp(STAGED_MIN, 2 * FLUSH_AT);
+        if self.out.capacity() < room {
+            self.out.reserve_exact(room);
+        }
+        if held > 0 {
+            self.flush_next = true;
+            self.flush_at = 0;
+        }
     }
 
     fn emit(&mut self, bytes: &[u8]) {
@@ -2054,7 +2086,11 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
             self.core.parse_inserts.clear();
         }
         self.core.flush_at = FLUSH_AT;
-        self.flush_if_full();
+        if std::mem::take(&mut self.core.flush_next) && !self.core.out.is_empty() {
+            self.flush();
+        } else {
+            self.flush_if_full();
+        }
     }
 
     /// Hands the staged output to the sink once [`FLUSH_AT`] bytes are staged.

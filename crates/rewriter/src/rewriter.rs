@@ -595,6 +595,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let out = &mut self.out;
         let mut flush = |staged: Staged<'_>| out.deliver(staged);
         self.core.parse_level = level;
+        self.core.room_for_chunk(bytes.len(), self.tokenizer.buffered_len());
         let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
         Ok(self.tokenizer.feed(bytes, &mut feed))
     }
@@ -1157,4 +1158,41 @@ pub fn rewrite_str<K: HandlerKind>(html: &str, settings: Settings<'_, K>) -> Res
     rw.write(html.as_bytes())?;
     rw.end()?;
     Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Settings;
+
+    use super::*;
+
+    /// The staged output keeps the room of one chunk (issue 16: it doubled
+    /// from its first token's size, to 1,696 bytes of room at 1 KiB chunks),
+    /// and its tokens, the one held across chunks included, fit in it.
+    #[test]
+    fn staged_output_keeps_one_chunk_of_room() {
+        let mut doc = Vec::new();
+        for i in 0..400 {
+            doc.extend_from_slice(
+                format!("<p class=\"c{i}\">text {i} &amp; more</p>\n<a href=\"/x{i}\">link</a>").as_bytes(),
+            );
+        }
+        for chunk in [300, 1024, 3000, 8 * 1024, 20_000, 64 * 1024] {
+            let mut out = Vec::new();
+            let mut seen = 0;
+            let settings = Settings::new().doc_text(|t| {
+                seen += t.as_str().len();
+                Ok(())
+            });
+            let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c)).expect("valid");
+            for piece in doc.chunks(chunk) {
+                rw.write(piece).expect("no failure");
+                let room = rw.core.out.capacity();
+                assert!(room <= chunk.clamp(256, 16 * 1024), "{room} bytes of room at {chunk}-byte chunks");
+            }
+            rw.end().expect("no failure");
+            assert_eq!(out, doc, "at {chunk}-byte chunks");
+            assert!(seen > 0);
+        }
+    }
 }
