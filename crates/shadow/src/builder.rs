@@ -5,7 +5,7 @@
 
 use htrewrite_tokenizer::{Span, TextMode};
 
-use crate::formatting::{Entry, FormattingElement, FormattingList, RawAttrs};
+use crate::formatting::{Entry, FormattingElement, FormattingList};
 use crate::mode::{InsertionMode, TextRules};
 use crate::names;
 use crate::stack::Stack;
@@ -67,11 +67,10 @@ pub(crate) struct Builder {
     /// ([`EventSink::wants_start_tag_attributes`]): else its events carry none.
     pub tag_attrs_shown: bool,
     /// The current start tag's attributes were not decoded (a formatting
-    /// element's, for a sink that does not read them): its bytes and
-    /// attribute spans are in `tag_raw`, for
-    /// [`Builder::push_formatting`] to keep.
+    /// element's, for a sink that does not read them): its bytes are in
+    /// `tag_raw`, for [`Builder::push_formatting`] to keep.
     pub tag_attrs_deferred: bool,
-    pub tag_raw: Box<RawAttrs>,
+    pub tag_raw: Vec<u8>,
     /// Drop a leading LF of the next token (`<pre>`, `<listing>`, `<textarea>`).
     pub skip_newline: bool,
     /// Set when a start tag switched the tokenizer's state.
@@ -127,7 +126,7 @@ impl Builder {
             text_events: true,
             tag_attrs_shown: true,
             tag_attrs_deferred: false,
-            tag_raw: Box::default(),
+            tag_raw: Vec::new(),
             skip_newline: false,
             text_mode: None,
             table_ws: String::new(),

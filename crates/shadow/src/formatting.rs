@@ -4,7 +4,7 @@
 
 use std::hash::{BuildHasher, Hash, Hasher};
 
-use htrewrite_tokenizer::{AttributeSpan, Span};
+use htrewrite_tokenizer::{Feedback, Span, Token, TokenKind, TokenSink, Tokenizer};
 
 use crate::idhash::{IdMap, PosMap};
 use crate::work::tick;
@@ -19,22 +19,15 @@ pub(crate) struct FormattingElement {
     pub key: u32,
     /// The attributes, decoded (empty while `raw` holds them undecoded).
     pub attrs: Vec<ShadowAttr>,
-    /// The start tag's bytes and attribute spans, when its attributes were
-    /// not decoded (a sink that does not read them): decoded into `attrs`
-    /// the first time something needs them ([`FormattingElement::decode_attrs`]:
+    /// The start tag's bytes, when its attributes were not decoded (a sink
+    /// that does not read them): read again and decoded into `attrs` the
+    /// first time something needs them ([`FormattingElement::decode_attrs`]:
     /// a Noah's Ark comparison or a clone), which most elements never do.
-    pub raw: Option<Box<RawAttrs>>,
+    pub raw: Option<Vec<u8>>,
     pub span: Span,
     /// The signature, once the element has a namesake in the list (`None`
     /// before: an element alone with its name needs no Noah's Ark check).
     sig: Option<u64>,
-}
-
-/// A start tag's bytes and the spans of its attributes in them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct RawAttrs {
-    pub raw: Vec<u8>,
-    pub spans: Vec<AttributeSpan>,
 }
 
 /// An entry: a formatting element or a marker (or the tombstone of a
@@ -121,11 +114,9 @@ pub(crate) struct FormattingList {
     /// attributes reuses their buffers instead of allocating.
     spare: Vec<Vec<ShadowAttr>>,
     spare_attrs: Vec<ShadowAttr>,
-    /// The buffers of undecoded attributes of elements gone from the list,
-    /// kept likewise (at most [`SPARE_LISTS`], of [`SPARE_RAW`] bytes); the
-    /// boxes too, which entries hold.
-    #[allow(clippy::vec_box)]
-    spare_raw: Vec<Box<RawAttrs>>,
+    /// The tag buffers of elements gone from the list whose attributes were
+    /// not decoded, kept likewise (at most [`SPARE_LISTS`], of [`SPARE_RAW`] bytes).
+    spare_raw: Vec<Vec<u8>>,
     /// The boxes of elements gone from the list (at most [`SPARE_LISTS`]),
     /// so that a new entry allocates none.
     #[allow(clippy::vec_box)]
@@ -141,6 +132,27 @@ const SPARE_LISTS: usize = 16;
 const SPARE_ATTRS: usize = 8;
 const SPARE_CAPACITY: usize = 256;
 const SPARE_RAW: usize = 1024;
+
+/// Decodes the attributes of the start tag whose bytes are `raw` into
+/// `attrs`, as [`fill_attributes`](crate::shadow::fill_attributes) decodes
+/// a tag's: the tag is read again by a tokenizer, which finds the same
+/// attributes in the same bytes (a start tag is read from the data state,
+/// whatever the tree around it), so an entry keeps its tag's bytes and not
+/// their spans (issue 16: 48 bytes per attribute).
+fn read_attributes(raw: &[u8], attrs: &mut Vec<ShadowAttr>) {
+    struct StartTag<'a>(&'a mut Vec<ShadowAttr>);
+    impl TokenSink for StartTag<'_> {
+        fn token(&mut self, t: &Token<'_>) -> Feedback {
+            if t.kind() == TokenKind::StartTag {
+                crate::shadow::fill_attributes(self.0, t.raw(), t.attribute_spans(), &mut Vec::new());
+            }
+            Feedback::default()
+        }
+    }
+    let mut tokenizer = Tokenizer::new();
+    tokenizer.feed(raw, &mut StartTag(attrs));
+    debug_assert_eq!(tokenizer.buffered_len(), 0, "a whole start tag");
+}
 
 /// Hash of the name and the attributes as a set (order does not matter),
 /// with the keys `keys`.
@@ -201,8 +213,8 @@ impl FormattingElement {
 
     /// Decodes the attributes kept undecoded in `raw`, if any.
     pub(crate) fn decode_attrs(&mut self) {
-        if let Some(r) = self.raw.take() {
-            crate::shadow::fill_attributes(&mut self.attrs, &r.raw, &r.spans, &mut Vec::new());
+        if let Some(raw) = self.raw.take() {
+            read_attributes(&raw, &mut self.attrs);
         }
     }
 
@@ -531,9 +543,9 @@ impl FormattingList {
         copy
     }
 
-    /// Buffers for the undecoded attributes of a new entry: empty, kept ones
-    /// when there are (boxed: an entry without them stays small).
-    pub(crate) fn spare_raw(&mut self) -> Box<RawAttrs> {
+    /// A buffer for the tag of a new entry whose attributes are not decoded:
+    /// empty, a kept one when there is.
+    pub(crate) fn spare_raw(&mut self) -> Vec<u8> {
         self.spare_raw.pop().unwrap_or_default()
     }
 
@@ -542,8 +554,7 @@ impl FormattingList {
     fn recycle(&mut self, e: Entry) {
         let Entry::Element(mut f) = e else { return };
         if let Some(r) = f.raw.take() {
-            if self.spare_raw.len() < SPARE_LISTS && r.raw.capacity() <= SPARE_RAW && r.spans.capacity() <= SPARE_ATTRS
-            {
+            if self.spare_raw.len() < SPARE_LISTS && r.capacity() <= SPARE_RAW {
                 self.spare_raw.push(r);
             }
         } else if f.attrs.capacity() > 0 && f.attrs.capacity() <= SPARE_ATTRS && self.spare.len() < SPARE_LISTS {

@@ -312,8 +312,8 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 /// duplicates dropped (first wins), as `Token::tag_name` and
 /// `Token::attributes` decode them; else no attributes. Sets the builder's
 /// `tag_attrs_shown` to `wanted`'s answer; the attributes that only the
-/// list of active formatting elements keeps are left undecoded, their bytes
-/// and spans in the builder's `tag_raw` (`tag_attrs_deferred`).
+/// list of active formatting elements keeps are left undecoded, the tag's
+/// bytes in the builder's `tag_raw` (`tag_attrs_deferred`).
 fn fill_start_tag(
     tag: &mut TagToken,
     token: &Token<'_>,
@@ -333,10 +333,8 @@ fn fill_start_tag(
             tags::AttributeUse::Read => {}
             tags::AttributeUse::Kept => {
                 b.tag_attrs_deferred = true;
-                b.tag_raw.raw.clear();
-                b.tag_raw.raw.extend_from_slice(token.raw());
-                b.tag_raw.spans.clear();
-                b.tag_raw.spans.extend_from_slice(spans);
+                b.tag_raw.clear();
+                b.tag_raw.extend_from_slice(token.raw());
                 spans = &[];
             }
             tags::AttributeUse::Unread => spans = &[],
