@@ -1188,7 +1188,7 @@ mod tests {
             for piece in doc.chunks(chunk) {
                 rw.write(piece).expect("no failure");
                 let room = rw.core.out.capacity();
-                assert!(room <= chunk.clamp(256, 16 * 1024), "{room} bytes of room at {chunk}-byte chunks");
+                assert!(room <= chunk.clamp(256, 8 * 1024), "{room} bytes of room at {chunk}-byte chunks");
             }
             rw.end().expect("no failure");
             assert_eq!(out, doc, "at {chunk}-byte chunks");

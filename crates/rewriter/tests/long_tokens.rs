@@ -1,10 +1,10 @@
-//! Tokens longer than the staged output's flush size (8 KiB: a comment, a
+//! Tokens longer than the staged output's flush size (4 KiB: a comment, a
 //! text node, script data, a CDATA section, an attribute value) are handed
 //! to the sink from the token instead of copied into the staged output
 //! (issue 16, peak heap on pages with long tokens). Each case rewrites one
 //! document made of such tokens and markup, with its settings, whole, split
 //! at every byte and at three seeded random points, and also in chunks of
-//! 1 KiB, 8,191, 8,192 and 8,193 bytes, and expects one output: the input
+//! 1 KiB, 4,095, 4,096, 4,097 and 8,192 bytes, and expects one output: the input
 //! itself where nothing is edited, the edited document where something is.
 //! The deferred case holds output behind a pending slot (the long tokens'
 //! bytes are then staged, not handed over) and fills it after the input.
@@ -42,7 +42,7 @@ fn all_chunkings(doc: &str, name: &str) -> Vec<(String, Vec<Vec<u8>>)> {
         .into_iter()
         .map(|c: Chunking| (c.to_string(), c.chunks(doc.as_bytes()).into_iter().map(<[u8]>::to_vec).collect()))
         .collect();
-    for n in [1024, 8191, 8192, 8193] {
+    for n in [1024, 4095, 4096, 4097, 8192] {
         out.push((format!("chunks of {n}"), doc.as_bytes().chunks(n).map(<[u8]>::to_vec).collect()));
     }
     out
