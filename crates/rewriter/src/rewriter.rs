@@ -1190,7 +1190,7 @@ mod tests {
                 let room = rw.core.out.capacity();
                 assert!(room <= chunk.clamp(256, 8 * 1024), "{room} bytes of room at {chunk}-byte chunks");
             }
-            rw.end().expect("no failure");
+            let _sink = rw.end().expect("no failure");
             assert_eq!(out, doc, "at {chunk}-byte chunks");
             assert!(seen > 0);
         }
