@@ -88,6 +88,10 @@ impl<W: Write> TokenSink for Printer<W> {
         self.shadow.process(token, &mut NoEvents)
     }
 
+    fn cdata_allowed(&mut self) -> bool {
+        self.shadow.cdata_allowed()
+    }
+
     fn parse_error(&mut self, error: ParseError) {
         if self.failed.is_none() {
             self.failed = writeln!(self.out, "{:>13}  ! {error}", "").err();

@@ -193,7 +193,11 @@ impl TokenSink for Recorder {
             }
             _ => TextMode::Data,
         };
-        Feedback { text_mode, cdata_allowed: self.foreign_depth > 0 }
+        Feedback { text_mode }
+    }
+
+    fn cdata_allowed(&mut self) -> bool {
+        self.foreign_depth > 0
     }
 
     fn parse_error(&mut self, error: ParseError) {

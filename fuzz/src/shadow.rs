@@ -206,6 +206,10 @@ impl TokenSink for Tap {
         feedback
     }
 
+    fn cdata_allowed(&mut self) -> bool {
+        self.inner.cdata_allowed()
+    }
+
     fn parse_error(&mut self, error: ParseError) {
         self.errors.push((error.span.start, error.span.end, error.code.as_str()));
         self.inner.parse_error(error);
@@ -217,15 +221,13 @@ impl TokenSink for Tap {
 fn run(options: &ShadowOptions, input: &[u8], chunks: &[usize], declines: Declines) -> Run {
     let shadow = Shadow::new(options.clone());
     // As the fragment parsing algorithm sets the tokenizer up: the context
-    // element's text mode (no end tag is "appropriate" yet), and CDATA
-    // allowed while the adjusted current node is a foreign context element.
+    // element's text mode (no end tag is "appropriate" yet). CDATA is
+    // allowed while the adjusted current node is a foreign context element:
+    // the shadow answers that (`Shadow::cdata_allowed`).
     let mut tokenizer = match shadow.initial_text_mode() {
         TextMode::Data => Tokenizer::new(),
         mode => Tokenizer::with_text_mode(mode, None),
     };
-    if matches!(&options.fragment_context, Some((_, ns)) if *ns != Namespace::Html) {
-        tokenizer.set_cdata_allowed(true);
-    }
     let mut tap = Tap {
         inner: ShadowSink::new(shadow, Recorder { declines, ..Recorder::default() }),
         raw: Vec::new(),

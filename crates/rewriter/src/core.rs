@@ -2074,6 +2074,11 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
     fn pause(&mut self) -> bool {
         !self.core.parse_inserts.is_empty()
     }
+
+    /// The tree's answer, at the `<![CDATA[` the tokenizer has just read.
+    fn cdata_allowed(&mut self) -> bool {
+        self.core.shadow.cdata_allowed()
+    }
 }
 
 impl<K: HandlerKind> Feed<'_, '_, K> {

@@ -301,6 +301,10 @@ impl TokenSink for Tokens {
         self.cut_at_eof = !self.in_text && (t.is_eof_terminated() || matches!(t.kind(), TokenKind::Dropped(_)));
         self.shadow.process(t, &mut |_: Event<'_>| {})
     }
+
+    fn cdata_allowed(&mut self) -> bool {
+        self.shadow.cdata_allowed()
+    }
 }
 
 fn tokens(doc: &[u8]) -> Tokens {

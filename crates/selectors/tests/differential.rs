@@ -763,6 +763,9 @@ fn start_tags(doc: &str) -> Vec<(usize, usize)> {
             }
             self.inner.token(t)
         }
+        fn cdata_allowed(&mut self) -> bool {
+            self.inner.cdata_allowed()
+        }
     }
     let mut sink =
         Tags { inner: ShadowSink::new(Shadow::new(ShadowOptions::default()), htrewrite_shadow::NoEvents), at: vec![] };

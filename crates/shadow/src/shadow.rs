@@ -443,6 +443,9 @@ impl Shadow {
     ///         self.1.push(f.text_mode);
     ///         f
     ///     }
+    ///     fn cdata_allowed(&mut self) -> bool {
+    ///         self.0.cdata_allowed()
+    ///     }
     /// }
     /// let mut sink = Modes(Shadow::new(ShadowOptions::default()), Vec::new());
     /// let mut tokenizer = Tokenizer::new();
@@ -475,6 +478,9 @@ impl Shadow {
     /// impl TokenSink for Fast {
     ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
     ///         self.0.process_monomorphized(t, &mut NoEvents)
+    ///     }
+    ///     fn cdata_allowed(&mut self) -> bool {
+    ///         self.0.cdata_allowed()
     ///     }
     /// }
     /// let mut sink = Fast(Shadow::new(ShadowOptions::default()));
@@ -652,6 +658,29 @@ impl Shadow {
     /// O(1), also when [`Shadow::open_elements`] would have to copy the stack.
     pub fn current_node(&self) -> Option<OpenElementRef<'_>> {
         self.b.stack.current().map(|e| self.b.stack.show(e))
+    }
+
+    /// Whether `<![CDATA[` opens a CDATA section now: there is an
+    /// [adjusted current node](https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node)
+    /// and it is not an element in the HTML namespace (the
+    /// [markup declaration open state](https://html.spec.whatwg.org/multipage/parsing.html#markup-declaration-open-state)).
+    /// A [`TokenSink`] that drives the shadow answers
+    /// [`TokenSink::cdata_allowed`] with it.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, TagToken, TreeToken};
+    /// let mut shadow = Shadow::new(ShadowOptions::default());
+    /// assert!(!shadow.cdata_allowed());
+    /// let svg = TagToken::new("svg", vec![]);
+    /// shadow.process_tree_token(TreeToken::StartTag(&svg), Default::default(), &mut NoEvents);
+    /// assert!(shadow.cdata_allowed());
+    /// ```
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn cdata_allowed(&self) -> bool {
+        self.b.adjusted_current_kind().is_some_and(|(ns, _)| ns != Namespace::Html)
     }
 
     /// The id of the [current node](https://html.spec.whatwg.org/multipage/parsing.html#current-node),
@@ -983,9 +1012,7 @@ impl Builder {
     }
 
     pub(crate) fn feedback(&mut self, start: bool) -> Feedback {
-        let text_mode = self.text_mode.take().filter(|_| start).unwrap_or(TextMode::Data);
-        let cdata_allowed = self.adjusted_current_kind().is_some_and(|(ns, _)| ns != Namespace::Html);
-        Feedback { text_mode, cdata_allowed }
+        Feedback { text_mode: self.text_mode.take().filter(|_| start).unwrap_or(TextMode::Data) }
     }
 
     fn finish<S: EventSink + ?Sized>(&mut self, s: &mut S) {
@@ -1094,6 +1121,10 @@ impl<E: EventSink> ShadowSink<E> {
 impl<E: EventSink> TokenSink for ShadowSink<E> {
     fn token(&mut self, token: &Token<'_>) -> Feedback {
         self.shadow.process(token, &mut self.events)
+    }
+
+    fn cdata_allowed(&mut self) -> bool {
+        self.shadow.cdata_allowed()
     }
 }
 

@@ -43,6 +43,10 @@ impl TokenSink for Tap {
         }
         f
     }
+
+    fn cdata_allowed(&mut self) -> bool {
+        self.inner.cdata_allowed()
+    }
 }
 
 fn run(html: &str, scripting: bool) -> Tap {
@@ -241,11 +245,11 @@ fn text_modes() {
 fn cdata_allowed_in_foreign_content() {
     let mut shadow = Shadow::new(ShadowOptions::default());
     let svg = TagToken::new("svg", vec![]);
-    let f = shadow.process_tree_token(TreeToken::StartTag(&svg), Span::default(), &mut NoEvents);
-    assert!(f.cdata_allowed);
+    shadow.process_tree_token(TreeToken::StartTag(&svg), Span::default(), &mut NoEvents);
+    assert!(shadow.cdata_allowed());
     let end = TagToken::new("svg", vec![]);
-    let f = shadow.process_tree_token(TreeToken::EndTag(&end), Span::default(), &mut NoEvents);
-    assert!(!f.cdata_allowed);
+    shadow.process_tree_token(TreeToken::EndTag(&end), Span::default(), &mut NoEvents);
+    assert!(!shadow.cdata_allowed());
 }
 
 /// A foreign name with ASCII uppercase letters, which only `TagToken::new`
@@ -683,6 +687,9 @@ fn check_indexes(html: &str, scripting: bool) {
             assert_eq!(self.0.open_element_count(), self.0.open_elements().len(), "{:?}: after {raw:?}", self.1);
             assert_eq!(self.0.current_node(), self.0.open_elements().last(), "{:?}: after {raw:?}", self.1);
             f
+        }
+        fn cdata_allowed(&mut self) -> bool {
+            self.0.cdata_allowed()
         }
     }
     let mut sink = Check(Shadow::new(ShadowOptions { scripting, ..ShadowOptions::default() }), html.to_owned());

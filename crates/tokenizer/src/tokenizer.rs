@@ -60,8 +60,6 @@ pub struct Tokenizer {
     pub(crate) temp_len: usize,
     /// Whether those letters still match `end_tag_name` (or `script`).
     pub(crate) temp_match: bool,
-    /// Whether `<![CDATA[` opens a CDATA section (from the last feedback).
-    pub(crate) cdata_allowed: bool,
     /// The tag being scanned: whether it is an end tag.
     pub(crate) is_end_tag: bool,
     /// The tag being scanned: its name.
@@ -130,7 +128,6 @@ impl Tokenizer {
             end_tag_name: Vec::new(),
             temp_len: 0,
             temp_match: false,
-            cdata_allowed: false,
             is_end_tag: false,
             name: Rel::default(),
             attrs: Vec::new(),
@@ -167,12 +164,6 @@ impl Tokenizer {
             t.end_tag_name = name.to_ascii_lowercase();
         }
         t
-    }
-
-    /// Sets whether `<![CDATA[` opens a CDATA section (normally said by the
-    /// sink's [`Feedback`] after each token).
-    pub fn set_cdata_allowed(&mut self, allowed: bool) {
-        self.cdata_allowed = allowed;
     }
 
     /// Turns on the input stream errors (control characters, noncharacters,
@@ -519,7 +510,6 @@ impl Tokenizer {
             self.end_tag_name.extend(self.name.slice(raw).iter().map(u8::to_ascii_lowercase));
         }
         self.token_start = end;
-        self.cdata_allowed = feedback.cdata_allowed;
         feedback
     }
 

@@ -36,7 +36,7 @@ impl TokenSink for Recorder {
         self.tokens.push(Rec { kind: t.kind(), span: t.span(), raw: t.raw().to_vec(), text, errors });
         if self.policy && t.kind() == TokenKind::StartTag {
             let name = t.raw_tag_name().to_ascii_lowercase();
-            return Feedback { text_mode: text_mode_for_tag(&name, true), cdata_allowed: false };
+            return Feedback { text_mode: text_mode_for_tag(&name, true) };
         }
         Feedback::default()
     }

@@ -78,6 +78,10 @@ impl TokenSink for Tap {
         feedback
     }
 
+    fn cdata_allowed(&mut self) -> bool {
+        self.inner.cdata_allowed()
+    }
+
     fn parse_error(&mut self, error: ParseError) {
         self.inner.parse_error(error);
     }
@@ -128,13 +132,9 @@ pub fn tokenizer(fragment: Option<&Context>, scripting: bool) -> Tokenizer {
                 Tokenizer::with_text_mode(mode, None)
             }
         }
-        Some(Context { .. }) => {
-            // The adjusted current node is the foreign context element: CDATA sections are
-            // allowed until the shadow's first feedback says otherwise.
-            let mut t = Tokenizer::new();
-            t.set_cdata_allowed(true);
-            t
-        }
+        // The adjusted current node is the foreign context element: the shadow allows CDATA
+        // sections until an element is pushed (`Shadow::cdata_allowed`).
+        Some(Context { .. }) => Tokenizer::new(),
     }
 }
 

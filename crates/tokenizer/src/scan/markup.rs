@@ -57,7 +57,7 @@ impl Tokenizer {
         self.state = match kind {
             DASHES => State::CommentStart,
             DOCTYPE => State::Doctype,
-            _ if self.cdata_allowed => {
+            _ if sink.cdata_allowed() => {
                 let end = base + i as u64 + 1;
                 self.emit(chunk, base, end, TokenKind::CdataStart, false, sink);
                 State::CdataSection
