@@ -339,6 +339,14 @@ fn text_action<'h>(
             t.remove();
             Ok(())
         }),
+        // Removes the chunks with an `x` only: what one chunk's handlers did
+        // must not reach the next.
+        "text_remove_x" => Box::new(|t| {
+            if t.as_str().contains('x') {
+                t.remove();
+            }
+            Ok(())
+        }),
         "text_upper" => Box::new(move |t| {
             let upper = t.as_str().to_uppercase();
             rec(t.replace(&upper, ContentType::Text))
