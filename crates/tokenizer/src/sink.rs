@@ -17,6 +17,7 @@ use crate::{ParseError, TextMode, Token, TokenKind};
 /// ```
 /// use htrewrite_tokenizer::{Feedback, TextMode};
 /// let f = Feedback { text_mode: TextMode::Rawtext };
+/// assert_eq!(f.text_mode, TextMode::Rawtext);
 /// assert_eq!(Feedback::default().text_mode, TextMode::Data);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
