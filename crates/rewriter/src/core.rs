@@ -1670,10 +1670,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
-    /// Writes a token's bytes with the mutations handlers made (none, the
-    /// common case, is checked in line: the call moved the mutations and
-    /// cost about 30 instructions a text chunk in the `text` workload, which
-    /// since keeps its chunks' edits in [`Core::text_edits`]).
+    /// Writes a comment's, DOCTYPE's or processing instruction's bytes with
+    /// the mutations handlers made (none, the common case, is checked in
+    /// line: the call moved the mutations). Text chunks keep theirs in
+    /// [`Core::text_edits`] and check them in place.
     #[inline(always)]
     fn apply_mutations(&mut self, m: Mutations, raw: &[u8], ctx: Context<'_>) {
         if !m.is_noop() {

@@ -305,7 +305,8 @@ impl Builder {
     /// The namespace and categories of the
     /// [adjusted current node](https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node),
     /// without its name ([`Builder::adjusted_current_node`]): what the
-    /// dispatcher and the tokenizer's feedback read for every token.
+    /// dispatcher reads for every token (and [`Shadow::cdata_allowed`](crate::Shadow::cdata_allowed)
+    /// at `<![CDATA[`).
     #[inline]
     pub(crate) fn adjusted_current_kind(&self) -> Option<(Namespace, u16)> {
         if let Some(c) = self.adjusted_context() {

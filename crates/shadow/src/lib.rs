@@ -10,8 +10,8 @@
 //! of active formatting elements (with markers and the Noah's Ark clause), the
 //! head and form element pointers, frameset-ok, quirks mode and the scripting
 //! flag, and the fragment context. It answers the tokenizer with
-//! [`Feedback`] (the next text mode after a start tag, and whether CDATA
-//! sections are allowed) and reports every change the Standard makes to the
+//! [`Feedback`] (the next text mode after a start tag) and, when the
+//! tokenizer reads `<![CDATA[`, with [`Shadow::cdata_allowed`], and reports every change the Standard makes to the
 //! document as an [`Event`]: applied literally, the events rebuild exactly the
 //! Standard's tree (foster parenting, template contents, the adoption agency's
 //! moves included). [`ShadowSink`] plugs a shadow into the tokenizer.

@@ -10,8 +10,9 @@
 //! The tokenizer never picks a text mode (RCDATA, RAWTEXT, script data,
 //! PLAINTEXT) from a tag name by itself: after each token the sink answers
 //! with [`Feedback`], normally from the tree-builder shadow
-//! (`htrewrite-shadow`). [`TagNamePolicy`] is a by-tag-name stand-in for
-//! tests and standalone use.
+//! (`htrewrite-shadow`), which also says whether `<![CDATA[` opens a CDATA
+//! section when the tokenizer reads it ([`TokenSink::cdata_allowed`]).
+//! [`TagNamePolicy`] is a by-tag-name stand-in for tests and standalone use.
 //!
 //! # Example
 //! ```
