@@ -507,8 +507,13 @@ impl Shadow {
                         );
                         non_ws
                     };
-                    // U+0000 stays itself only in data and CDATA text (else it is U+FFFD).
-                    let nul = || matches!(mode, TextMode::Data | TextMode::CdataSection) && has_nul(raw);
+                    // U+0000 stays itself only in data and CDATA text (else it is
+                    // U+FFFD); the tokenizer's scan of data text has mostly looked.
+                    let nul = || {
+                        matches!(mode, TextMode::Data | TextMode::CdataSection)
+                            && !token.scanned_without_nul()
+                            && has_nul(raw)
+                    };
                     if self.b.reads_text_as_classified(non_ws, nul) {
                         return self.b.run_classified_text(non_ws, span, sink);
                     }
@@ -517,7 +522,7 @@ impl Shadow {
                 let plain = plain(raw);
                 let text = plain.map_or_else(|| token.text().unwrap_or_default(), Cow::Borrowed);
                 // Plain text has no NUL: characters in body need not look for U+0000.
-                self.b.text_without_nul = plain.is_some();
+                self.b.text_without_nul = plain.is_some() || token.scanned_without_nul();
                 let f = self.b.run(TreeToken::Text(&text), first, sink);
                 self.b.text_without_nul = false;
                 f

@@ -168,6 +168,7 @@ pub struct Token<'a> {
     pub(crate) self_closing: bool,
     pub(crate) name: Rel,
     pub(crate) attributes: &'a [AttributeSpan],
+    pub(crate) nul_free: bool,
 }
 
 impl<'a> Token<'a> {
@@ -187,6 +188,32 @@ impl<'a> Token<'a> {
     #[inline]
     pub fn span(&self) -> Span {
         Span::new(self.start, self.start + self.raw.len() as u64)
+    }
+
+    /// Whether this is data-state text whose every byte the tokenizer's
+    /// scan read and found not to be U+0000 (the data state looks for `<`
+    /// and NUL in one pass): then [`Token::raw`] has no NUL byte, and a
+    /// consumer need not look for one. `false` tells nothing: other tokens,
+    /// text of other modes, and text the scan did not read whole (rare:
+    /// around a `<` at the end of a chunk) may or may not have one.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
+    /// let mut seen = Vec::new();
+    /// let mut sink = TagNamePolicy(|t: &Token<'_>| seen.push(t.scanned_without_nul()));
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"a<b>c\0d", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// drop(sink);
+    /// assert_eq!(seen, [true, false, false]); // `a`, `<b>`, `c\0d`
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    #[inline]
+    pub fn scanned_without_nul(&self) -> bool {
+        self.nul_free
     }
 
     /// Whether the end of input terminated this token (an unclosed comment,

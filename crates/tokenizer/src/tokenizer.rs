@@ -84,6 +84,24 @@ pub struct Tokenizer {
     /// With input stream errors on: the offset up to which the checker has
     /// seen the input (a chunk's rest after a pause comes again).
     pub(crate) checked_to: u64,
+    /// The bytes `token_start..nul_free_to` are data-state text that the
+    /// data state's scan read and found without U+0000 (when `nul_free_to`
+    /// is past `token_start`): see [`Tokenizer::scanned_without_nul`].
+    pub(crate) nul_free_to: NulFreeTo,
+}
+
+/// [`Tokenizer::nul_free_to`]: what the scan learned on the way, not state.
+/// Fed the same bytes in other chunks, a tokenizer may know less (a chunk
+/// that ends inside a text run), so that two tokenizers equal in
+/// everything else are equal whatever it holds: they make the same tokens,
+/// [`Token::scanned_without_nul`] aside (a hint).
+#[derive(Debug, Clone, Copy, Default, Eq)]
+pub(crate) struct NulFreeTo(pub(crate) u64);
+
+impl PartialEq for NulFreeTo {
+    fn eq(&self, _: &NulFreeTo) -> bool {
+        true
+    }
 }
 
 impl Default for Tokenizer {
@@ -138,6 +156,7 @@ impl Tokenizer {
             finished: false,
             pause_at: usize::MAX,
             checked_to: 0,
+            nul_free_to: NulFreeTo(0),
         }
     }
 
@@ -434,6 +453,18 @@ impl Tokenizer {
         }
     }
 
+    /// Records that the data state's scan read the bytes `from..to` of the
+    /// pending text and found no U+0000. The record grows only from
+    /// `token_start` or from its own end, so `token_start..nul_free_to` is
+    /// always bytes read so (what a text token's
+    /// [`Token::scanned_without_nul`] is made from).
+    #[inline(always)]
+    pub(crate) fn scanned_without_nul(&mut self, from: u64, to: u64) {
+        if from <= self.nul_free_to.0.max(self.token_start) {
+            self.nul_free_to.0 = to;
+        }
+    }
+
     /// Emits the token `token_start..end` and makes `end` the next token's start.
     ///
     /// The token's bytes come from the chunk when it started in this chunk,
@@ -503,6 +534,7 @@ impl Tokenizer {
             self_closing: is_tag && self.self_closing,
             name: if is_tag { self.name } else { Rel::default() },
             attributes: if is_tag { &self.attrs } else { &[] },
+            nul_free: kind == TokenKind::Text(TextMode::Data) && self.nul_free_to.0 >= end,
         };
         let feedback = sink.token(&token);
         if feedback.text_mode != TextMode::Data && kind == TokenKind::StartTag {

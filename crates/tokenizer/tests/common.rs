@@ -32,6 +32,15 @@ impl TokenSink for Recorder {
     fn token(&mut self, t: &Token<'_>) -> Feedback {
         let mut errors = Vec::new();
         t.parse_errors(&mut |e| errors.push(format!("{}@{}..{}", e.code, e.span.start, e.span.end)));
+        // Consumers skip their own NUL search on this flag's word: it must
+        // never be set on a token with a NUL (every test feeding tokens here
+        // checks it, in every chunking and around pauses).
+        assert!(
+            !t.scanned_without_nul() || !t.raw().contains(&0),
+            "scanned_without_nul set on {:?} at {:?}",
+            t.raw(),
+            t.span()
+        );
         let text = t.text().map(|c| c.into_owned());
         self.tokens.push(Rec { kind: t.kind(), span: t.span(), raw: t.raw().to_vec(), text, errors });
         if self.policy && t.kind() == TokenKind::StartTag {

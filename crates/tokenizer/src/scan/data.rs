@@ -2,7 +2,7 @@
 //! data, RCDATA, RAWTEXT, tag open, end tag open, and the RCDATA / RAWTEXT /
 //! script data end tag states, which share one shape.
 
-use super::find_byte;
+use super::{find_byte, find_less_than_or_nul};
 use crate::tokenizer::is_space;
 use crate::{DropReason, Rel, State, TextMode, TokenKind, TokenSink, Tokenizer};
 
@@ -20,10 +20,20 @@ impl Tokenizer {
     pub(crate) fn data<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
         let mut i = i;
         loop {
-            let Some(k) = find_byte(b'<', &chunk[i..]) else {
+            let Some(k) = find_less_than_or_nul(&chunk[i..]) else {
+                self.scanned_without_nul(base + i as u64, base + chunk.len() as u64);
                 return chunk.len();
             };
             let lt = i + k;
+            if chunk[lt] == 0 {
+                // spec: "U+0000 NULL: This is an unexpected-null-character parse
+                // error. Emit the current input character as a character token."
+                // It stays in the text run; the run is not known free of NULs.
+                self.scanned_without_nul(base + i as u64, base + lt as u64);
+                i = lt + 1;
+                continue;
+            }
+            self.scanned_without_nul(base + i as u64, base + lt as u64);
             self.markup_start = base + lt as u64;
             // Go on in the tag open state at once when its byte is here; `<a`
             // and `</a` go straight on into the tag name state (what the tag
@@ -40,6 +50,7 @@ impl Tokenizer {
                     // spec (tag open state): "Anything else":
                     // invalid-first-character-of-tag-name; the `<` is text
                     // and the data state goes on with the next byte.
+                    self.scanned_without_nul(base + lt as u64, base + lt as u64 + 1);
                     i = lt + 1;
                     continue;
                 }
