@@ -209,6 +209,11 @@ impl EventSink for Collector {
     fn wants_start_tag_attributes(&self, name: &str) -> bool {
         self.matcher.as_ref().is_some_and(|m| m.reads_attributes_of(name))
     }
+
+    /// Nor their values, unless the matcher tests them (`a[href]` does not).
+    fn wants_start_tag_attribute_values(&self, name: &str) -> bool {
+        self.matcher.as_ref().is_some_and(|m| m.reads_attribute_values_of(name))
+    }
 }
 
 /// Work waiting for an element's end.

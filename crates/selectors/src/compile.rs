@@ -196,6 +196,8 @@ pub struct Program {
     /// The elements whose attributes matching may read: `None` for all,
     /// else those with these names (ASCII-lowercase, sorted).
     pub(crate) attribute_readers: Option<Vec<String>>,
+    /// The elements whose attribute values matching may read, likewise.
+    pub(crate) attribute_value_readers: Option<Vec<String>>,
 }
 
 #[derive(Debug)]
@@ -581,6 +583,7 @@ impl Program {
                 flat: false,
                 sparse_records: false,
                 attribute_readers: None,
+                attribute_value_readers: None,
             },
         };
         for (i, list) in lists.iter().enumerate() {
@@ -631,7 +634,8 @@ impl Program {
             }
             p.by_tag = Some(by_tag);
         }
-        p.attribute_readers = attribute_readers(&p);
+        p.attribute_readers = attribute_readers(&p, false);
+        p.attribute_value_readers = attribute_readers(&p, true);
         p.start_filter = KeyFilter::new(firsts.iter().map(|&s| p.states[s as usize].key).filter(|&k| k != 0));
         p.start = Arc::new(StateSet::new(firsts, &p.states));
         Ok(p)
@@ -672,10 +676,33 @@ impl Program {
     /// # Complexity
     /// O(log n) name comparisons, n the number of names of compounds that test attributes.
     pub fn reads_attributes_of(&self, name: &str) -> bool {
-        match &self.attribute_readers {
-            None => true,
-            Some(names) => names.binary_search_by(|n| n.as_str().cmp(name)).is_ok(),
-        }
+        is_reader(&self.attribute_readers, name)
+    }
+
+    /// Whether matching may read the attribute *values* of an element named
+    /// `name` (as [`Program::reads_attributes_of`] names it): `false` when
+    /// no compound that an element of this name may pass tests an id, a
+    /// class or an attribute's value (`[href]` tests only that the
+    /// attribute is there). For an element named otherwise the matcher
+    /// gives the same matches with its attributes' values emptied, so the
+    /// shadow need not decode them for the matcher
+    /// (`htrewrite_shadow::EventSink::wants_start_tag_attribute_values`).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_selectors::Program;
+    /// let p = Program::new(["a[href]", "link[rel=icon]", "div.x", "p:not([title^=t])"])?;
+    /// assert!(p.reads_attributes_of("a") && !p.reads_attribute_values_of("a"));
+    /// assert!(p.reads_attribute_values_of("link") && p.reads_attribute_values_of("div"));
+    /// assert!(p.reads_attribute_values_of("p") && !p.reads_attribute_values_of("span"));
+    /// assert!(Program::new(["a[href]", "#x"])?.reads_attribute_values_of("a"));
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    ///
+    /// # Complexity
+    /// O(log n) name comparisons, n the number of names of compounds that test values.
+    pub fn reads_attribute_values_of(&self, name: &str) -> bool {
+        is_reader(&self.attribute_value_readers, name)
     }
 
     /// The local names (ASCII-lowercase) that an element matched by selector
@@ -778,11 +805,11 @@ fn compound_key(c: &Compound) -> (u64, u64) {
 
 /// `Program::attribute_readers`: the names of the compounds that test
 /// attributes, `None` when one of them has no type selector.
-fn attribute_readers(p: &Program) -> Option<Vec<String>> {
+fn attribute_readers(p: &Program, values: bool) -> Option<Vec<String>> {
     let compounds = p.states.iter().map(|s| &s.compound).chain(p.of_lists.iter().flat_map(|l| &l.compounds));
     let mut names = Vec::new();
     for c in compounds {
-        if tests_attributes(&c.tests, p) {
+        if tests_attributes(&c.tests, p, values) {
             names.push(c.name.as_ref()?.0.clone());
         }
     }
@@ -791,11 +818,21 @@ fn attribute_readers(p: &Program) -> Option<Vec<String>> {
     Some(names)
 }
 
-/// Whether `tests` read the attributes of the element they are tested at.
-fn tests_attributes(tests: &[Test], p: &Program) -> bool {
-    let inner = |l: &InnerList| l.compounds.iter().any(|c| tests_attributes(&c.tests, p));
+/// Whether `name` is one of `readers` (`None`: every name is).
+fn is_reader(readers: &Option<Vec<String>>, name: &str) -> bool {
+    match readers {
+        None => true,
+        Some(names) => names.binary_search_by(|n| n.as_str().cmp(name)).is_ok(),
+    }
+}
+
+/// Whether `tests` read the attributes (with `values`, the attribute
+/// values) of the element they are tested at.
+fn tests_attributes(tests: &[Test], p: &Program, values: bool) -> bool {
+    let inner = |l: &InnerList| l.compounds.iter().any(|c| tests_attributes(&c.tests, p, values));
     tests.iter().any(|t| match t {
-        Test::Id(_) | Test::Class(_) | Test::Attribute(_) => true,
+        Test::Id(_) | Test::Class(_) => true,
+        Test::Attribute(a) => !values || a.operation.is_some(),
         Test::Not(l) | Test::Is(l) => inner(l),
         Test::NthChild(_, Some(j)) => inner(&p.of_lists[*j as usize]),
         Test::Root | Test::NthChild(_, None) | Test::NthOfType(_) => false,

@@ -830,6 +830,19 @@ impl Matcher {
         self.program.reads_attributes_of(name)
     }
 
+    /// [`Program::reads_attribute_values_of`] of this matcher's program.
+    ///
+    /// # Example
+    /// ```
+    /// let p = std::sync::Arc::new(htrewrite_selectors::Program::new(["a[href]", "p.x"])?);
+    /// let m = htrewrite_selectors::Matcher::new(p);
+    /// assert!(!m.reads_attribute_values_of("a") && m.reads_attribute_values_of("p"));
+    /// # Ok::<(), htrewrite_selectors::SelectorError>(())
+    /// ```
+    pub fn reads_attribute_values_of(&self, name: &str) -> bool {
+        self.program.reads_attribute_values_of(name)
+    }
+
     /// Forgets an element that left the stack of open elements.
     ///
     /// # Example

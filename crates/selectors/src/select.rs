@@ -86,9 +86,9 @@ pub fn select_with(html: &str, selector: &str, namespaces: &Namespaces) -> Resul
 
 /// What [`select_with`] does once the selector is compiled: the document's
 /// events go to a [`Matcher`]; with `declines`, the shadow is told that
-/// text events and the attributes the matcher does not read
-/// ([`Matcher::reads_attributes_of`]) are not wanted (as the rewriter
-/// tells it), else everything is.
+/// text events and the attributes and values the matcher does not read
+/// ([`Matcher::reads_attributes_of`], [`Matcher::reads_attribute_values_of`])
+/// are not wanted (as the rewriter tells it), else everything is.
 pub(crate) fn select_program(html: &str, program: Arc<Program>, declines: bool) -> Selection {
     let sink =
         Selecting { matcher: Matcher::new(program), selection: Selection::default(), detached: Vec::new(), declines };
@@ -149,6 +149,10 @@ impl EventSink for Selecting {
     fn wants_start_tag_attributes(&self, name: &str) -> bool {
         !self.declines || self.matcher.reads_attributes_of(name)
     }
+
+    fn wants_start_tag_attribute_values(&self, name: &str) -> bool {
+        !self.declines || self.matcher.reads_attribute_values_of(name)
+    }
 }
 
 fn push(selection: &mut Selection, id: NodeId, name: &str, ns: Namespace, origin: Origin) {
@@ -179,19 +183,46 @@ mod tests {
             ("*[title]", &["div", "span"], &[]),
             (".x", &["div", "p"], &[]),
         ];
+        check_readers(cases, Program::reads_attributes_of, "attributes");
+    }
+
+    /// Each case: a selector, the names `reads` must answer `true` for, and
+    /// those it must answer `false` for (`what` is read, for messages).
+    fn check_readers(cases: &[(&str, &[&str], &[&str])], reads: fn(&Program, &str) -> bool, what: &str) {
         for &(selector, read, unread) in cases {
             let p = Program::new([selector]).expect("selector compiles");
             for name in read {
-                assert!(p.reads_attributes_of(name), "{selector}: reads the attributes of {name}");
+                assert!(reads(&p, name), "{selector}: reads the {what} of {name}");
             }
             for name in unread {
-                assert!(!p.reads_attributes_of(name), "{selector}: does not read the attributes of {name}");
+                assert!(!reads(&p, name), "{selector}: does not read the {what} of {name}");
             }
         }
     }
 
-    /// A sink that declines text and the attributes the matcher does not
-    /// read (as the rewriter's does) gets the same matches as one that
+    /// Which names' attribute values a program reads: the compounds that
+    /// test an id, a class or an attribute's value (not only its presence),
+    /// by their type selectors, all names for one without.
+    #[test]
+    fn reads_attribute_values_of_names_the_compounds_that_test_values() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            ("a[href]", &[], &["a", "div"]),
+            ("a[href=x]", &["a"], &["div"]),
+            ("a[href], link[rel~=icon]", &["link"], &["a"]),
+            ("ul > li.x, link[rel]", &["li"], &["ul", "link"]),
+            ("div:not([hidden])", &[], &["div"]),
+            ("div:not([lang|=en])", &["div"], &["p"]),
+            ("div > b:is(#x, [title])", &["b"], &["div", "i"]),
+            ("p:nth-child(2 of span[title$=t])", &["p", "span"], &["div"]),
+            ("*[title]", &[], &["div", "span"]),
+            ("*[title*=t]", &["div", "span"], &[]),
+            (".x", &["div", "p"], &[]),
+        ];
+        check_readers(cases, Program::reads_attribute_values_of, "attribute values");
+    }
+
+    /// A sink that declines text and the attributes (and values) the
+    /// matcher does not read (as the rewriter's does) gets the same matches as one that
     /// takes everything: on formatting elements that are reconstructed and
     /// cloned by the adoption agency, tables, foreign content and select.
     #[test]
@@ -217,6 +248,12 @@ mod tests {
             "*[title]",
             "div",
             "i:not(.x)",
+            "a[href=h]",
+            "b[class]",
+            "td[title] > [type]",
+            "p:not([class=x])",
+            "[title^=t] ~ [class]",
+            "li[class] + li[title$=t]",
         ];
         for selector in selectors {
             let program = Arc::new(Program::new([selector]).expect("selector compiles"));

@@ -585,6 +585,58 @@ pub trait EventSink {
         let _ = name;
         true
     }
+
+    /// Whether this sink reads the attribute *values* of the element made
+    /// for a start tag named `name`, when it reads its attributes
+    /// ([`EventSink::wants_start_tag_attributes`] said `true`); asked once
+    /// per such start tag with attributes. The answer must not change
+    /// during a run (for one name).
+    ///
+    /// `true` (the default): events carry the attributes as documented.
+    /// `false`: the [`Event::ElementOpened`] of an element made for this
+    /// start tag ([`Origin::StartTag`]), and its [`Event::AttributesAdded`]
+    /// to `html` or `body`, carry the attributes' names and namespaces, in
+    /// the same order, each with an empty value; nothing else changes. The
+    /// values of the start tags whose attributes tree construction itself
+    /// reads (see [`EventSink::wants_start_tag_attributes`]: `font`,
+    /// `input`, …) are decoded and carried anyway. A sink that tests only
+    /// which attributes an element has (a selector `a[href]`) saves
+    /// decoding and copying every value.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{Event, EventSink, Shadow, ShadowAttr, ShadowOptions, TagToken, TreeToken};
+    /// use htrewrite_tokenizer::{Feedback, Token, TokenSink, Tokenizer};
+    /// #[derive(Default)]
+    /// struct Names(Vec<(String, String)>);
+    /// impl EventSink for Names {
+    ///     fn event(&mut self, e: Event<'_>) {
+    ///         if let Event::ElementOpened { attrs, .. } = e {
+    ///             self.0.extend(attrs.iter().map(|a| (a.name.clone(), a.value.clone())));
+    ///         }
+    ///     }
+    ///     fn wants_start_tag_attribute_values(&self, _: &str) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// struct Feed(Shadow, Names);
+    /// impl TokenSink for Feed {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         self.0.process(t, &mut self.1)
+    ///     }
+    /// }
+    /// let mut feed = Feed(Shadow::new(ShadowOptions::default()), Names::default());
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<a href=x>a</a><input type=hidden>", &mut feed);
+    /// tokenizer.finish(&mut feed);
+    /// let pair = |n: &str, v: &str| (n.to_owned(), v.to_owned());
+    /// // `input`'s values are read by tree construction, so they come too.
+    /// assert_eq!(feed.1.0, [pair("href", ""), pair("type", "hidden")]);
+    /// ```
+    fn wants_start_tag_attribute_values(&self, name: &str) -> bool {
+        let _ = name;
+        true
+    }
 }
 
 impl<F: FnMut(Event<'_>)> EventSink for F {
@@ -808,8 +860,11 @@ impl OwnedEvent {
     /// event without its characters; for an element made for a start tag
     /// whose attributes `sink` declines ([`EventSink::wants_start_tag_attributes`])
     /// no attributes, and no [`OwnedEvent::AttributesAdded`] for an `html`
-    /// or `body` start tag whose attributes it declines; every other event
-    /// unchanged. Compare the [canonical](OwnedEvent::canonical) forms: a
+    /// or `body` start tag whose attributes it declines; where it takes the
+    /// attributes but declines their values
+    /// ([`EventSink::wants_start_tag_attribute_values`]), and tree
+    /// construction does not read them, those attributes with empty values;
+    /// every other event unchanged. Compare the [canonical](OwnedEvent::canonical) forms: a
     /// declining sink may get its text in other pieces.
     ///
     /// `sink` is asked about a start tag by the name of the element made for
@@ -830,6 +885,14 @@ impl OwnedEvent {
     /// assert_eq!(OwnedEvent::as_declined_by(&[text("a")], &Declines), [text("")]);
     /// ```
     pub fn as_declined_by<E: EventSink + ?Sized>(events: &[OwnedEvent], sink: &E) -> Vec<OwnedEvent> {
+        // Whether the values of a start tag named `name` whose attributes are wanted come.
+        let values_wanted = |sink: &E, name: &str| {
+            sink.wants_start_tag_attribute_values(name)
+                || crate::tags::attribute_use(name) == crate::tags::AttributeUse::Read
+        };
+        let without_values = |attrs: &[ShadowAttr]| -> Vec<ShadowAttr> {
+            attrs.iter().map(|a| ShadowAttr { value: String::new(), ..a.clone() }).collect()
+        };
         let (text, text_events) = (sink.wants_text(), sink.wants_text_events());
         // The names of the elements opened, for `AttributesAdded`.
         let mut names: std::collections::HashMap<NodeId, &str> = std::collections::HashMap::new();
@@ -854,12 +917,29 @@ impl OwnedEvent {
                         self_closing: *self_closing,
                     })
                 }
+                OwnedEvent::ElementOpened { id, name, ns, attrs, origin, position, self_closing }
+                    if origin.is_from_start_tag() && !values_wanted(sink, &name.to_ascii_lowercase()) =>
+                {
+                    names.insert(*id, name);
+                    out.push(OwnedEvent::ElementOpened {
+                        id: *id,
+                        name: name.clone(),
+                        ns: *ns,
+                        attrs: without_values(attrs),
+                        origin: *origin,
+                        position: *position,
+                        self_closing: *self_closing,
+                    })
+                }
                 OwnedEvent::ElementOpened { id, name, .. } => {
                     names.insert(*id, name);
                     out.push(e.clone())
                 }
                 OwnedEvent::AttributesAdded { id, .. }
                     if names.get(id).is_some_and(|name| !sink.wants_start_tag_attributes(name)) => {}
+                OwnedEvent::AttributesAdded { id, attrs } if names.get(id).is_some_and(|n| !values_wanted(sink, n)) => {
+                    out.push(OwnedEvent::AttributesAdded { id: *id, attrs: without_values(attrs) })
+                }
                 other => out.push(other.clone()),
             }
         }

@@ -144,7 +144,7 @@ fn read_attributes(raw: &[u8], attrs: &mut Vec<ShadowAttr>) {
     impl TokenSink for StartTag<'_> {
         fn token(&mut self, t: &Token<'_>) -> Feedback {
             if t.kind() == TokenKind::StartTag {
-                crate::shadow::fill_attributes(self.0, t.raw(), t.attribute_spans(), &mut Vec::new());
+                crate::shadow::fill_attributes(self.0, t.raw(), t.attribute_spans(), &mut Vec::new(), true);
             }
             Feedback::default()
         }

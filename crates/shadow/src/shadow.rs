@@ -310,16 +310,19 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 /// when `wanted` says the sink reads them for this name or tree
 /// construction reads them ([`tags::attribute_use`]), the attributes,
 /// duplicates dropped (first wins), as `Token::tag_name` and
-/// `Token::attributes` decode them; else no attributes. Sets the builder's
-/// `tag_attrs_shown` to `wanted`'s answer; the attributes that only the
-/// list of active formatting elements keeps are left undecoded, the tag's
-/// bytes in the builder's `tag_raw` (`tag_attrs_deferred`).
+/// `Token::attributes` decode them — their values only when
+/// `values_wanted` says the sink reads those too or tree construction
+/// does; else no attributes. Sets the builder's `tag_attrs_shown` to
+/// `wanted`'s answer; attributes that only the list of active formatting
+/// elements keeps, undecoded or without values here, are left to it as the
+/// tag's bytes in the builder's `tag_raw` (`tag_attrs_deferred`).
 fn fill_start_tag(
     tag: &mut TagToken,
     token: &Token<'_>,
     spare: &mut Vec<ShadowAttr>,
     b: &mut Builder,
     wanted: impl FnOnce(&str) -> bool,
+    values_wanted: impl FnOnce(&str) -> bool,
 ) {
     tag.name.clear();
     push_name(&mut tag.name, token.raw_tag_name());
@@ -328,33 +331,39 @@ fn fill_start_tag(
     b.tag_attrs_shown = wanted(&tag.name);
     b.tag_attrs_deferred = false;
     let mut spans = token.attribute_spans();
-    if !b.tag_attrs_shown && !spans.is_empty() {
-        match tags::attribute_use(&tag.name) {
-            tags::AttributeUse::Read => {}
-            tags::AttributeUse::Kept => {
+    let mut values = true;
+    if !spans.is_empty() {
+        let used = tags::attribute_use(&tag.name);
+        if used != tags::AttributeUse::Read && (!b.tag_attrs_shown || !values_wanted(&tag.name)) {
+            if used == tags::AttributeUse::Kept {
                 b.tag_attrs_deferred = true;
                 b.tag_raw.clear();
                 b.tag_raw.extend_from_slice(token.raw());
+            }
+            if b.tag_attrs_shown {
+                values = false;
+            } else {
                 spans = &[];
             }
-            tags::AttributeUse::Unread => spans = &[],
         }
     }
     // Most tags have no attributes to fill, and the last one left none.
     if !(spans.is_empty() && tag.attrs.is_empty()) {
-        fill_attributes(&mut tag.attrs, token.raw(), spans, spare);
+        fill_attributes(&mut tag.attrs, token.raw(), spans, spare, values);
     }
 }
 
 /// Fills `attrs` from the attributes at `spans` of a start tag's bytes
 /// `raw`, reusing its strings (and those of `spare`; unused ones go back
 /// there): duplicates dropped (first wins), names and values as
-/// `Token::attributes` decodes them.
+/// `Token::attributes` decodes them (with `values` false, every value
+/// empty).
 pub(crate) fn fill_attributes(
     attrs: &mut Vec<ShadowAttr>,
     raw: &[u8],
     spans: &[AttributeSpan],
     spare: &mut Vec<ShadowAttr>,
+    values: bool,
 ) {
     // Many attributes: duplicates by a hash set (as the tokenizer finds them).
     let mut seen = (spans.len() > 32).then(std::collections::HashSet::<String>::new);
@@ -376,7 +385,7 @@ pub(crate) fn fill_attributes(
         let attr = &mut attrs[n];
         attr.namespace = crate::AttrNamespace::None;
         attr.value.clear();
-        if let Some(v) = a.value {
+        if let Some(v) = a.value.filter(|_| values) {
             attr.value.push_str(&decoded(v.slice(raw), htrewrite_tokenizer::decode_attribute_value));
         }
         n += 1;
@@ -413,6 +422,9 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
 
     fn wants_start_tag_attributes(&self, name: &str) -> bool {
         self.0.wants_start_tag_attributes(name)
+    }
+    fn wants_start_tag_attribute_values(&self, name: &str) -> bool {
+        self.0.wants_start_tag_attribute_values(name)
     }
 }
 
@@ -529,7 +541,8 @@ impl Shadow {
             }
             TokenKind::StartTag => {
                 let wanted = |name: &str| sink.wants_start_tag_attributes(name);
-                fill_start_tag(&mut self.tag, token, &mut self.spare, &mut self.b, wanted);
+                let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
+                fill_start_tag(&mut self.tag, token, &mut self.spare, &mut self.b, wanted, values_wanted);
                 self.b.run(TreeToken::StartTag(&self.tag), span, sink)
             }
             TokenKind::EndTag => {

@@ -268,10 +268,13 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
     // A sink that declines text and attributes gets the same events less
     // those (the shadow skips decoding them), whole and at the first other
     // chunking (every byte for short inputs); one that also declines text
-    // events gets them less the text events.
-    for (k, no_text_events) in [(0, false), (1, false), (0, true)] {
+    // events gets them less the text events; one that takes attributes but
+    // not their values gets them with empty values where tree construction
+    // does not read them.
+    for (k, no_text_events, values) in [(0, false, false), (1, false, false), (0, true, false), (1, false, true)] {
         let Some(chunking) = chunkings.get(k) else { continue };
-        let recorder = drive::Recorder { events: Vec::new(), declines: true, no_text_events };
+        let recorder =
+            drive::Recorder { events: Vec::new(), declines: !values, no_text_events, declines_values: values };
         let expected = OwnedEvent::canonical(&OwnedEvent::as_declined_by(&whole.events, &recorder));
         match run_chunking(name, case, scripting, chunking, recorder) {
             Ok(run) => {
@@ -280,9 +283,13 @@ fn check(name: &str, case: &Case, scripting: bool, difference: Option<&Differenc
                     let i = events.iter().zip(&expected).position(|(x, y)| x != y);
                     let i = i.unwrap_or(events.len().min(expected.len()));
                     problems.push(format!(
-                        "a sink that declines text{} and attributes gets other events when fed {}{}: first \
+                        "a sink that declines {} gets other events when fed {}{}: first \
                          difference at event #{i}:\n  expected: {:?}\n  declined: {:?}",
-                        if no_text_events { " events" } else { "" },
+                        match (no_text_events, values) {
+                            (_, true) => "attribute values",
+                            (true, false) => "text events and attributes",
+                            (false, false) => "text and attributes",
+                        },
                         chunking.name,
                         describe_cuts(chunking),
                         expected.get(i),

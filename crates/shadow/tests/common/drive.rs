@@ -12,12 +12,15 @@ use crate::common::dat::{Context, ContextNs};
 /// Records every event, owned; with `declines`, as a sink that reads
 /// neither text nor attributes of start tags (`EventSink::wants_text`,
 /// `EventSink::wants_start_tag_attributes`), with `no_text_events`, as one
-/// that takes no text events (`EventSink::wants_text_events`).
+/// that takes no text events (`EventSink::wants_text_events`), with
+/// `declines_values`, as one that reads start tags' attributes but not
+/// their values (`EventSink::wants_start_tag_attribute_values`).
 #[derive(Debug, Default)]
 pub struct Recorder {
     pub events: Vec<OwnedEvent>,
     pub declines: bool,
     pub no_text_events: bool,
+    pub declines_values: bool,
 }
 
 impl EventSink for Recorder {
@@ -35,6 +38,10 @@ impl EventSink for Recorder {
 
     fn wants_start_tag_attributes(&self, _name: &str) -> bool {
         !self.declines
+    }
+
+    fn wants_start_tag_attribute_values(&self, _name: &str) -> bool {
+        !self.declines_values
     }
 }
 
