@@ -100,6 +100,11 @@ pub(crate) struct Stack {
     cased: HashMap<NodeId, Box<str>>,
     /// Keys no longer in use, to be handed out again.
     free_keys: Vec<u32>,
+    /// The other name keys looked up last ([`NONE`] when unused), tried
+    /// before hashing a name: pages repeat a few custom element names
+    /// (`emu-xref`, `my-card`) and a hash with random keys costs more than
+    /// comparing them.
+    recent: [u32; RECENT],
     /// Per indexed category bit: the positions of the elements in its list
     /// (see [`index_lists`]), as `by_name`.
     by_cat: [Vec<u32>; cat::INDEXED],
@@ -127,6 +132,7 @@ impl Default for Stack {
             other: Vec::new(),
             cased: HashMap::new(),
             free_keys: Vec::new(),
+            recent: [NONE; RECENT],
             by_cat: Default::default(),
             index_bytes: 0,
             html_indexed: false,
@@ -143,7 +149,15 @@ impl Default for Stack {
 struct OtherKey {
     info: KeyInfo,
     name: Box<str>,
+    /// The namespace's index (`ns_index`) of the name.
+    ns: u8,
+    /// The name's categories (`tags::cats`: a function of the namespace and
+    /// the name alone outside the table), computed when the key is made.
+    cats: u16,
 }
+
+/// How many other name keys [`Stack::recent`] remembers.
+const RECENT: usize = 4;
 
 /// What the stack keeps per other name key (`OtherKey`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -545,9 +559,8 @@ impl Stack {
         parent: NodeId,
         annotation_xml_html: bool,
     ) -> OpenElement {
-        let mut cats = cats(ns, name, annotation_xml_html);
-        let key = match known {
-            Some(k) => k,
+        let (key, mut cats) = match known {
+            Some(k) => (k, cats(ns, name, annotation_xml_html)),
             None => {
                 let lower = key(ns, name);
                 // A foreign name in another case than the table's still gets the known key.
@@ -556,8 +569,11 @@ impl Stack {
                     _ => names::known_lowercase(ns, &lower),
                 };
                 match known {
-                    Some(k) => k,
-                    None => self.intern_other(ns, &lower),
+                    Some(k) => (k, cats(ns, name, annotation_xml_html)),
+                    None => {
+                        let k = self.intern_other(ns, &lower);
+                        (k, self.other[k as usize - names::COUNT].cats)
+                    }
                 }
             }
         };
@@ -572,20 +588,39 @@ impl Stack {
     /// The key of the name `name` (lowercase) of namespace `ns`, outside the
     /// table: made if new.
     fn intern_other(&mut self, ns: Namespace, name: &str) -> u32 {
-        if let Some(&key) = self.keys[ns_index(ns)].get(name) {
-            return key;
+        let n = ns_index(ns) as u8;
+        // A key freed since has an empty name, one handed out again another
+        // name or namespace: only a key that still names `name` matches.
+        for &key in &self.recent {
+            if let Some(o) = self.other.get((key as usize).wrapping_sub(names::COUNT))
+                && o.ns == n
+                && *o.name == *name
+            {
+                return key;
+            }
         }
-        let key = match self.free_keys.pop() {
-            Some(key) => key,
+        let key = match self.keys[ns_index(ns)].get(name) {
+            Some(&key) => key,
             None => {
-                self.other.push(OtherKey::default());
-                (names::COUNT + self.other.len() - 1) as u32
+                let key = match self.free_keys.pop() {
+                    Some(key) => key,
+                    None => {
+                        self.other.push(OtherKey::default());
+                        (names::COUNT + self.other.len() - 1) as u32
+                    }
+                };
+                // A key handed out again keeps its (empty) list: the lists are not
+                // freed, so a new one each time would grow with the names a page uses.
+                let o = &mut self.other[key as usize - names::COUNT];
+                o.name = name.into();
+                o.ns = n;
+                o.cats = cats(ns, name, false);
+                self.keys[ns_index(ns)].insert(name.into(), key);
+                key
             }
         };
-        // A key handed out again keeps its (empty) list: the lists are not
-        // freed, so a new one each time would grow with the names a page uses.
-        self.other[key as usize - names::COUNT].name = name.into();
-        self.keys[ns_index(ns)].insert(name.into(), key);
+        self.recent.rotate_right(1);
+        self.recent[0] = key;
         key
     }
 
@@ -1028,6 +1063,11 @@ impl Stack {
             }
             if self.items[i].lists != index_lists(self.items[i].cats & !cat::CASED) {
                 return Err(format!("{i}: wrong index lists"));
+            }
+            // An other name's categories, kept with its key, are its name's.
+            let e = &self.items[i];
+            if e.key as usize >= names::COUNT && e.cats & !cat::CASED != cats(e.ns, self.name(e), false) {
+                return Err(format!("{i}: wrong categories"));
             }
         }
         for k in 0..(names::COUNT + self.other.len()) as u32 {

@@ -540,6 +540,16 @@ fn adversarial_documents_keep_indexes_right() {
     }
     // Enough holes at once to compact the stack.
     check_indexes(&format!("<p><b>{}<div></b><i>x{}", "<span>".repeat(200), "<em>".repeat(70)), true);
+    // Other names' keys: remembered (`Stack::recent`), freed past 256 in use,
+    // handed out again to a name of another namespace and to another name.
+    let open: String = (0..300).map(|i| format!("<x-{i}>")).collect();
+    check_indexes(
+        &format!(
+            "{open}</x-299><svg><x-299/><x-298></x-298><X-1/><y-1/></svg><x-299><x-298></x-298><x-1>\
+             <math><x-299/></math><x-298></x-298></x-299>"
+        ),
+        true,
+    );
 }
 
 // ----- robustness: random tag soup -----
