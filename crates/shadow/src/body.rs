@@ -5,6 +5,7 @@ use htrewrite_tokenizer::TextMode;
 
 use crate::builder::{Builder, CONTEXT_ID};
 use crate::mode::InsertionMode;
+use crate::names;
 use crate::tags::{self, cat};
 use crate::token::{TagToken, Tok};
 use crate::{CloseCause, Event, EventSink, Namespace, Origin, ShadowAttr};
@@ -457,24 +458,30 @@ impl Builder {
     /// in button scope, insert an HTML element. The fast path (`fast.rs`)
     /// calls it too.
     pub(crate) fn in_body_list_item_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
+        const LI: u32 = names::html("li");
+        const DD_DT: [u32; 2] = [names::html("dd"), names::html("dt")];
         self.frameset_ok = false;
         // spec: the loop from the current node down to the first special element
         // other than address, div and p, looking for li (or dd/dt).
-        let targets: &[&str] = if &*t.name == "li" { &["li"] } else { &["dd", "dt"] };
-        let found = self.stack.topmost_html_of(targets);
+        let (key, targets): (u32, &[u32]) = match &*t.name {
+            "li" => (LI, &[LI]),
+            "dd" => (DD_DT[0], &DD_DT),
+            _ => (DD_DT[1], &DD_DT),
+        };
+        let found = targets.iter().filter_map(|&k| self.stack.topmost_known(k)).max();
         let stop = self.stack.topmost_cat(cat::SPECIAL_NOT_ADP);
         if let Some(i) = found
             && stop.is_none_or(|st| i >= st)
         {
-            // The name as a static string (no copy): it is one of the targets.
-            let which =
-                targets.iter().copied().find(|&n| n == self.stack.name(self.stack.get(i))).unwrap_or(targets[0]);
+            // The name as a static string (no copy): it is one of the targets
+            // (HTML elements: known ids are per namespace).
+            let which = names::name(self.stack.get(i).key);
             self.generate_implied_end_tags(s, Some(which));
             let c = self.implied();
             self.pop_until_html(s, which, c);
         }
         self.close_p_if_in_button_scope(s);
-        self.insert_html_element(s, t);
+        self.insert_html_element_known(s, t, Some(key));
     }
 
     /// The common case of the end tags that close an element in scope (`</div>`,
