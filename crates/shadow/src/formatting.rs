@@ -282,6 +282,7 @@ impl FormattingList {
 
     /// Appends `e`, unindexed; the oldest unindexed entry is indexed if
     /// there are [`FRESH`] already.
+    #[inline]
     fn push_entry(&mut self, e: Entry) {
         tick(1);
         let i = self.entries.len() as u32;
@@ -334,6 +335,7 @@ impl FormattingList {
         self.entries.iter().enumerate().skip(self.indexed).rev()
     }
 
+    #[inline]
     fn pop_entry(&mut self) -> Option<Entry> {
         tick(1);
         let e = self.entries.pop()?;
@@ -551,6 +553,7 @@ impl FormattingList {
 
     /// Keeps the attribute list (or undecoded attributes) of an entry that
     /// leaves the list, if there is room for it, and its box.
+    #[inline]
     fn recycle(&mut self, e: Entry) {
         let Entry::Element(mut f) = e else { return };
         if let Some(r) = f.raw.take() {
