@@ -119,6 +119,9 @@ pub(crate) struct Stack {
     indexed: usize,
     /// The entries without holes, made on demand while there are holes.
     view: OnceLock<Vec<OpenElement>>,
+    /// Set when a hole was made, cleared when none is left: while it is
+    /// clear, [`Stack::maybe_compact`] has nothing to count.
+    holed: bool,
 }
 
 impl Default for Stack {
@@ -139,6 +142,7 @@ impl Default for Stack {
             pos_of: PosMap::default(),
             indexed: 0,
             view: OnceLock::new(),
+            holed: false,
         }
     }
 }
@@ -717,6 +721,7 @@ impl Stack {
             let start = self.run(self.items.len() - 1);
             tick(self.items.len() - start);
             self.items.truncate(start);
+            self.holed = self.items.len() != self.live;
         }
         self.indexed = self.indexed.min(self.items.len());
         if was_indexed {
@@ -737,6 +742,7 @@ impl Stack {
         self.touched();
         let e = std::mem::replace(&mut self.items[i], OpenElement::hole());
         self.live -= 1;
+        self.holed = true;
         self.join_holes(i, i);
         if i < self.indexed {
             self.unindexed(&e);
@@ -825,6 +831,7 @@ impl Stack {
             self.live += 1;
         }
         if first > lo {
+            self.holed = true;
             self.join_holes(lo, first - 1);
         }
         lists.sort_unstable();
@@ -870,9 +877,14 @@ impl Stack {
     }
 
     /// Rebuilds the stack without holes when they outnumber the elements
-    /// (amortized O(1) per hole). Positions change: call it only between tokens.
+    /// (amortized O(1) per hole). Positions change: call it only between
+    /// tokens (it is, before every token: without holes, the common case,
+    /// it reads one flag).
     #[inline]
     pub(crate) fn maybe_compact(&mut self) {
+        if !self.holed {
+            return;
+        }
         let holes = self.items.len() - self.live;
         if holes >= 64 && holes >= self.live {
             self.compact();
@@ -1008,6 +1020,9 @@ impl Stack {
         let live: Vec<usize> = (0..n).filter(|&i| self.items[i].id != HOLE_ID).collect();
         if live.len() != self.live {
             return Err(format!("live count {} != {}", self.live, live.len()));
+        }
+        if n != self.live && !self.holed {
+            return Err("holes, and `holed` not set: they would never be compacted".into());
         }
         if n > 0 && self.is_hole(n - 1) {
             return Err("a hole on top".into());
