@@ -293,9 +293,6 @@ struct OpenText {
     groups: Option<Arc<[u32]>>,
     /// Whether document-wide text handlers saw them.
     doc: bool,
-    /// Whole-node mode: the raw bytes and decoded text held so far.
-    held_raw: Vec<u8>,
-    held_text: String,
     span: Span,
     mode: TextMode,
 }
@@ -380,6 +377,11 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     byte_ended: HashSet<NodeId>,
     suppress: Option<Suppress>,
     text: Option<OpenText>,
+    /// Whole-node mode: the open text node's raw bytes and decoded text
+    /// held so far (empty otherwise; kept between nodes up to
+    /// [`BUFFER_KEPT`], so an open node is a few bytes and no buffers).
+    held_raw: Vec<u8>,
+    held_text: String,
     /// Legacy encodings: the decoder of the open text node's pieces.
     text_decoder: Option<encoding_rs::Decoder>,
     /// The text mode (and RAWTEXT end name) that the next text is read in.
@@ -494,6 +496,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             byte_ended: HashSet::new(),
             suppress: None,
             text: None,
+            held_raw: Vec::new(),
+            held_text: String::new(),
             text_decoder: None,
             mode,
             mode_name: String::new(),
@@ -573,8 +577,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// whole-text-node mode, with the rest of the failing token).
     pub(crate) fn take_unwritten(&mut self) -> Vec<u8> {
         let unwritten = std::mem::take(&mut self.unwritten);
+        let held = std::mem::take(&mut self.held_raw);
+        self.held_text.clear();
         match self.text.take() {
-            Some(open) if unwritten.is_empty() => open.held_raw,
+            Some(_) if unwritten.is_empty() => held,
             _ => unwritten,
         }
     }
@@ -582,7 +588,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// Bytes held now, for the memory limit (without the tokenizer's carry-over).
     pub(crate) fn held_bytes(&self) -> usize {
         let pending: usize = self.pending.values().map(|p| p.edits.held_bytes() + 64).sum();
-        let text = self.text.as_ref().map_or(0, |t| t.held_raw.len() + t.held_text.len());
+        let text = self.held_raw.len() + self.held_text.len();
         pending
             + text
             + self.shadow.held_bytes()
@@ -1538,7 +1544,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 // A text node is being held (whole-node mode): this piece
                 // waits with it, so that bytes keep their order.
                 (Some(open), Some(_)) => {
-                    open.held_raw.extend_from_slice(raw);
+                    self.held_raw.extend_from_slice(raw);
                     open.span.end = end;
                 }
                 _ => self.emit(raw),
@@ -1567,27 +1573,20 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 }
                 open.doc |= doc;
             }
-            None => {
-                self.text = Some(OpenText {
-                    groups: groups.clone(),
-                    doc,
-                    held_raw: Vec::new(),
-                    held_text: String::new(),
-                    span,
-                    mode,
-                })
-            }
+            None => self.text = Some(OpenText { groups: groups.clone(), doc, span, mode }),
         }
         if let Some(limit) = self.whole_text {
             let open = self.text.as_mut().expect("opened above");
-            open.held_raw.extend_from_slice(raw);
-            open.held_text.push_str(&text);
+            self.held_raw.extend_from_slice(raw);
+            self.held_text.push_str(&text);
             open.span.end = end;
-            if open.held_raw.len() > limit || open.held_raw.len() > self.memory_limit {
-                let needed = open.held_raw.len();
+            if self.held_raw.len() > limit || self.held_raw.len() > self.memory_limit {
+                let needed = self.held_raw.len();
                 self.fail(RewritingError::MemoryLimitExceeded { limit: limit.min(self.memory_limit), needed });
                 // Not written: the held node and the rest of this token.
-                let mut unwritten = self.text.take().map(|o| o.held_raw).unwrap_or_default();
+                self.text = None;
+                self.held_text.clear();
+                let mut unwritten = std::mem::take(&mut self.held_raw);
                 unwritten.extend_from_slice(&t.raw()[(end - base) as usize..]);
                 self.unwritten = unwritten;
             }
@@ -1701,7 +1700,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// The text node ended (a non-text token at `at`, or the end of input).
     fn end_text_node(&mut self, at: u64) {
-        let Some(mut open) = self.text.take() else { return };
+        let Some(open) = self.text.take() else { return };
         // A character the node's last bytes left unfinished (legacy encodings).
         let mut tail = String::new();
         if let Some(mut decoder) = self.text_decoder.take() {
@@ -1710,12 +1709,20 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
         let saved_done = self.token_done;
         if self.whole_text.is_some() {
-            open.held_text.push_str(&tail);
+            let (mut held_raw, mut held_text) =
+                (std::mem::take(&mut self.held_raw), std::mem::take(&mut self.held_text));
+            held_text.push_str(&tail);
             self.token_done = false;
             let groups = open.groups.as_deref().unwrap_or_default();
-            self.run_text_handlers(groups, open.doc, &open.held_text, &open.held_raw, open.mode, open.span, true);
+            self.run_text_handlers(groups, open.doc, &held_text, &held_raw, open.mode, open.span, true);
             if !self.token_done {
-                self.emit(&open.held_raw);
+                self.emit(&held_raw);
+            }
+            // The buffers stay for the next node unless they grew past BUFFER_KEPT.
+            held_raw.clear();
+            held_text.clear();
+            if held_raw.capacity() <= BUFFER_KEPT && held_text.capacity() <= BUFFER_KEPT {
+                (self.held_raw, self.held_text) = (held_raw, held_text);
             }
         } else {
             self.token_done = true;
