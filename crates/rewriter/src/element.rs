@@ -111,6 +111,11 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
     pub(crate) removal: Removal,
     /// Attribute edits, in the order handlers made them.
     attrs: Vec<AttrEdit>,
+    /// The strings of attribute edits [`Edits::clear_for_reuse`] cleared
+    /// (emptied; at most [`ATTR_EDITS_KEPT`] × 2 of at most
+    /// [`SPARE_STRING_KEPT`] bytes), which the next
+    /// `set_attribute` fills instead of allocating a name and a value.
+    spare_strings: Vec<String>,
     pub(crate) name: Option<String>,
     pub(crate) end_handlers: Vec<K::EndHandler<'h>>,
     /// Made by the first slot (apart, so that edits without slots, the
@@ -125,6 +130,10 @@ pub(crate) struct Edits<'h, K: HandlerKind> {
 /// The most attribute edits whose room [`Edits::clear_for_reuse`] keeps
 /// (an element with more gives its list up).
 const ATTR_EDITS_KEPT: usize = 16;
+
+/// The largest capacity of a string [`Edits::spare_strings`] keeps (at most
+/// 32 of them: 8 KiB held at worst).
+const SPARE_STRING_KEPT: usize = 256;
 
 /// The slots handlers made for one element.
 #[derive(Debug, Default)]
@@ -152,6 +161,7 @@ impl<'h, K: HandlerKind> Default for Edits<'h, K> {
             inner: None,
             removal: Removal::None,
             attrs: Vec::new(),
+            spare_strings: Vec::new(),
             name: None,
             end_handlers: Vec::new(),
             slots: None,
@@ -236,6 +246,13 @@ impl<K: HandlerKind> Edits<'_, K> {
     }
 
     /// Takes the attribute `lower`'s slot edits out, giving their slots up.
+    /// `s` in a string of [`Edits::spare_strings`] when there is one.
+    fn string_of(&mut self, s: &str) -> String {
+        let mut out = self.spare_strings.pop().unwrap_or_default();
+        out.push_str(s);
+        out
+    }
+
     fn take_deferred_attribute(&mut self, lower: &str) {
         let Some(slots) = &mut self.slots else { return };
         let discarded = &mut slots.discarded;
@@ -284,7 +301,18 @@ impl<K: HandlerKind> Edits<'_, K> {
         self.replacement = None;
         self.inner = None;
         self.removal = Removal::None;
-        self.attrs.clear();
+        for e in self.attrs.drain(..) {
+            let value = match e.kind {
+                AttrEditKind::Changed { value, .. } | AttrEditKind::Added { value } => Some(value),
+                AttrEditKind::Removed { .. } | AttrEditKind::Deferred { .. } => None,
+            };
+            for mut s in std::iter::once(e.name).chain(value) {
+                if self.spare_strings.len() < 2 * ATTR_EDITS_KEPT && s.capacity() <= SPARE_STRING_KEPT.min(kept) {
+                    s.clear();
+                    self.spare_strings.push(s);
+                }
+            }
+        }
         if self.attrs.capacity() > ATTR_EDITS_KEPT {
             self.attrs = Vec::new();
         }
@@ -880,7 +908,9 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
             return Err(EditError::new(EditErrorKind::InvalidAttributeName, name));
         }
         self.require_start_tag()?;
-        let lower = name.to_ascii_lowercase();
+        // Names are mostly lowercase already (`href`): no copy then.
+        let lower: Cow<'_, str> =
+            if name.bytes().any(|b| b.is_ascii_uppercase()) { name.to_ascii_lowercase().into() } else { name.into() };
         self.e.take_deferred_attribute(&lower);
         let mut removed = false;
         for e in self.e.attrs.iter_mut().filter(|e| e.is(&lower)) {
@@ -897,11 +927,11 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
         // (unless removed: then every one of the name is).
         let first =
             self.src.token.as_ref().and_then(|t| t.attribute_spans().iter().find(|a| t.attribute_name_is(a, &lower)));
-        let kind = match first {
-            Some(&span) if !removed => AttrEditKind::Changed { span, value: value.to_owned() },
-            _ => AttrEditKind::Added { value: value.to_owned() },
+        let value = self.e.string_of(value);
+        let (kind, name) = match first {
+            Some(&span) if !removed => (AttrEditKind::Changed { span, value }, self.e.string_of(&lower)),
+            _ => (AttrEditKind::Added { value }, self.e.string_of(name)),
         };
-        let name = if matches!(kind, AttrEditKind::Added { .. }) { name.to_owned() } else { lower };
         self.e.attrs.push(AttrEdit { name, kind });
         Ok(())
     }
@@ -1795,5 +1825,35 @@ mod tests {
         assert!(e.before.capacity() >= 1, "a small buffer is kept");
         assert_eq!(e.append.capacity(), 0, "a buffer over the bound is not kept");
         assert!(e.attrs.capacity() >= 1);
+        // The edit's name and value are kept, emptied, for the next edits.
+        assert_eq!(e.spare_strings.len(), 2);
+        assert!(e.spare_strings.iter().all(String::is_empty));
+        let long = "v".repeat(SPARE_STRING_KEPT + 1);
+        e.attrs.push(AttrEdit { name: "title".into(), kind: AttrEditKind::Added { value: long } });
+        e.clear_for_reuse(4096);
+        assert_eq!(e.spare_strings.len(), 3, "a string over the bound is not kept");
+    }
+
+    /// Strings reused from one element's edits to the next carry nothing over.
+    #[test]
+    fn reused_attribute_strings_start_empty() -> Result<(), Box<dyn std::error::Error>> {
+        let mut out = Vec::new();
+        let settings = crate::Settings::new().element("a, b", |el| {
+            let n = el.get_attribute("n").unwrap_or_default();
+            el.set_attribute(if n == "1" { "DATA-Long" } else { "t" }, &"x".repeat(n.len() * 30))?;
+            el.set_attribute("n", "2")?;
+            Ok(())
+        });
+        let mut r = crate::Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+        r.write(b"<a n=1 data-long=q></a><b n=22 t=z></b><a n=3>")?;
+        let _sink = r.end()?;
+        let want = format!(
+            "<a n=2 data-long={}></a><b n=2 t={}></b><a n=2 t=\"{}\">",
+            "x".repeat(30),
+            "x".repeat(60),
+            "x".repeat(30)
+        );
+        assert_eq!(String::from_utf8(out)?, want);
+        Ok(())
     }
 }
