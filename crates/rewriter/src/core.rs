@@ -814,10 +814,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // [`text_piece_plan`]); `marks` holds, per piece, the index of its
         // first action and its place.
         let start = t.span().start;
-        let mut marks = std::mem::take(&mut self.marks);
-        marks.clear();
+        self.marks.clear();
         let fb = {
             let c = &mut self.events;
+            let marks = &mut self.marks;
             match text_mode {
                 Some(mode @ TextMode::Data) => {
                     let raw = t.raw();
@@ -881,9 +881,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 _ => None,
             })
         } else {
-            self.walk_actions(t, fb, &marks, node_before)
+            // Out for the walk (which changes the core), back for the next token.
+            let marks = std::mem::take(&mut self.marks);
+            let content_parent = self.walk_actions(t, fb, &marks, node_before);
+            self.marks = marks;
+            content_parent
         };
-        self.marks = marks;
         if self.error.is_some() {
             return fb;
         }
