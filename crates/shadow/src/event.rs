@@ -601,7 +601,10 @@ pub trait EventSink {
     /// reads (see [`EventSink::wants_start_tag_attributes`]: `font`,
     /// `input`, …) are decoded and carried anyway. A sink that tests only
     /// which attributes an element has (a selector `a[href]`) saves
-    /// decoding and copying every value.
+    /// decoding and copying every value. This is about tokens the shadow
+    /// decodes ([`Shadow::process`](crate::Shadow::process)); a start tag
+    /// given decoded ([`Shadow::process_tree_token`](crate::Shadow::process_tree_token))
+    /// passes its attributes on as they are, values included.
     ///
     /// # Example
     /// ```

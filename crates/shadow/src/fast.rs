@@ -457,6 +457,9 @@ mod check {
         fn wants_start_tag_attributes(&self, name: &str) -> bool {
             self.inner.wants_start_tag_attributes(name)
         }
+        fn wants_start_tag_attribute_values(&self, name: &str) -> bool {
+            self.inner.wants_start_tag_attribute_values(name)
+        }
     }
 
     /// Collects the events of the full rules.
