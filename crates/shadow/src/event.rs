@@ -888,13 +888,21 @@ impl OwnedEvent {
     /// assert_eq!(OwnedEvent::as_declined_by(&[text("a")], &Declines), [text("")]);
     /// ```
     pub fn as_declined_by<E: EventSink + ?Sized>(events: &[OwnedEvent], sink: &E) -> Vec<OwnedEvent> {
-        // Whether the values of a start tag named `name` whose attributes are wanted come.
-        let values_wanted = |sink: &E, name: &str| {
-            sink.wants_start_tag_attribute_values(name)
-                || crate::tags::attribute_use(name) == crate::tags::AttributeUse::Read
-        };
-        let without_values = |attrs: &[ShadowAttr]| -> Vec<ShadowAttr> {
-            attrs.iter().map(|a| ShadowAttr { value: String::new(), ..a.clone() }).collect()
+        // The attributes a start tag named `name` (ASCII-lowercase) shows to
+        // `sink`: `None` when it declines them, else all of them, their values
+        // emptied when it declines those and tree construction does not read them.
+        let shown = |name: &str, attrs: &[ShadowAttr]| -> Option<Vec<ShadowAttr>> {
+            if !sink.wants_start_tag_attributes(name) {
+                return None;
+            }
+            let values = sink.wants_start_tag_attribute_values(name)
+                || crate::tags::attribute_use(name) == crate::tags::AttributeUse::Read;
+            Some(
+                attrs
+                    .iter()
+                    .map(|a| if values { a.clone() } else { ShadowAttr { value: String::new(), ..a.clone() } })
+                    .collect(),
+            )
         };
         let (text, text_events) = (sink.wants_text(), sink.wants_text_events());
         // The names of the elements opened, for `AttributesAdded`.
@@ -906,29 +914,15 @@ impl OwnedEvent {
                 OwnedEvent::Text { position, .. } if !text => {
                     out.push(OwnedEvent::Text { position: *position, text: String::new() })
                 }
-                OwnedEvent::ElementOpened { id, name, ns, origin, position, self_closing, .. }
-                    if origin.is_from_start_tag() && !sink.wants_start_tag_attributes(&name.to_ascii_lowercase()) =>
-                {
-                    names.insert(*id, name);
-                    out.push(OwnedEvent::ElementOpened {
-                        id: *id,
-                        name: name.clone(),
-                        ns: *ns,
-                        attrs: Vec::new(),
-                        origin: *origin,
-                        position: *position,
-                        self_closing: *self_closing,
-                    })
-                }
                 OwnedEvent::ElementOpened { id, name, ns, attrs, origin, position, self_closing }
-                    if origin.is_from_start_tag() && !values_wanted(sink, &name.to_ascii_lowercase()) =>
+                    if origin.is_from_start_tag() =>
                 {
                     names.insert(*id, name);
                     out.push(OwnedEvent::ElementOpened {
                         id: *id,
                         name: name.clone(),
                         ns: *ns,
-                        attrs: without_values(attrs),
+                        attrs: shown(&name.to_ascii_lowercase(), attrs).unwrap_or_default(),
                         origin: *origin,
                         position: *position,
                         self_closing: *self_closing,
@@ -938,10 +932,10 @@ impl OwnedEvent {
                     names.insert(*id, name);
                     out.push(e.clone())
                 }
-                OwnedEvent::AttributesAdded { id, .. }
-                    if names.get(id).is_some_and(|name| !sink.wants_start_tag_attributes(name)) => {}
-                OwnedEvent::AttributesAdded { id, attrs } if names.get(id).is_some_and(|n| !values_wanted(sink, n)) => {
-                    out.push(OwnedEvent::AttributesAdded { id: *id, attrs: without_values(attrs) })
+                OwnedEvent::AttributesAdded { id, attrs } if names.contains_key(id) => {
+                    if let Some(attrs) = shown(names[id], attrs) {
+                        out.push(OwnedEvent::AttributesAdded { id: *id, attrs })
+                    }
                 }
                 other => out.push(other.clone()),
             }
