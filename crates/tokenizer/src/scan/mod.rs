@@ -20,41 +20,44 @@ mod tag;
 /// bytes, 74,738,594 with 16, 74,603,182 with 48.
 #[inline(always)]
 pub(crate) fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
+    find_first(hay, |b| b == needle, |w| equal_flags(w, needle), |rest| memchr::memchr(needle, rest))
+}
+
+/// The index of the first `<` or NUL in `hay`, as [`find_byte`] finds one
+/// byte (then `memchr2`): the data state's scan, which so also learns that
+/// the text before the `<` has no U+0000
+/// ([`Token::scanned_without_nul`](crate::Token::scanned_without_nul)).
+#[inline(always)]
+pub(crate) fn find_less_than_or_nul(hay: &[u8]) -> Option<usize> {
+    // The lowest flag of each is exact, so the lowest of both is.
+    let flags = |w| equal_flags(w, b'<') | equal_flags(w, 0);
+    find_first(hay, |b| b == b'<' || b == 0, flags, |rest| memchr::memchr2(b'<', 0, rest))
+}
+
+/// The scan of [`find_byte`] and [`find_less_than_or_nul`]: the first 32
+/// bytes eight at a time by `flags` (bit 7 of a byte that `is` accepts, the
+/// lowest flag exact), fewer than eight left one by one, then `tail` (a
+/// `memchr` of the same bytes) on the rest.
+#[inline(always)]
+fn find_first(
+    hay: &[u8],
+    is: impl Fn(u8) -> bool,
+    flags: impl Fn(u64) -> u64,
+    tail: impl FnOnce(&[u8]) -> Option<usize>,
+) -> Option<usize> {
     let mut j = 0;
     while j < 32 {
         let Some(word) = hay[j..].first_chunk::<8>() else {
             // Fewer than eight bytes left: one by one.
-            return hay[j..].iter().position(|&b| b == needle).map(|k| j + k);
+            return hay[j..].iter().position(|&b| is(b)).map(|k| j + k);
         };
-        let flags = equal_flags(u64::from_le_bytes(*word), needle);
-        if flags != 0 {
-            return Some(j + (flags.trailing_zeros() / 8) as usize);
+        let f = flags(u64::from_le_bytes(*word));
+        if f != 0 {
+            return Some(j + (f.trailing_zeros() / 8) as usize);
         }
         j += 8;
     }
-    memchr::memchr(needle, &hay[32..]).map(|k| k + 32)
-}
-
-/// The index of the first `<` or NUL in `hay`, as [`find_byte`] finds one
-/// byte (eight at a time for the first 32 bytes, then `memchr2`): the data
-/// state's scan, which so also learns that the text before the `<` has no
-/// U+0000 ([`Token::scanned_without_nul`](crate::Token::scanned_without_nul)).
-#[inline(always)]
-pub(crate) fn find_less_than_or_nul(hay: &[u8]) -> Option<usize> {
-    let mut j = 0;
-    while j < 32 {
-        let Some(word) = hay[j..].first_chunk::<8>() else {
-            return hay[j..].iter().position(|&b| b == b'<' || b == 0).map(|k| j + k);
-        };
-        let w = u64::from_le_bytes(*word);
-        // The lowest flag of each is exact, so the lowest of both is.
-        let flags = equal_flags(w, b'<') | equal_flags(w, 0);
-        if flags != 0 {
-            return Some(j + (flags.trailing_zeros() / 8) as usize);
-        }
-        j += 8;
-    }
-    memchr::memchr2(b'<', 0, &hay[32..]).map(|k| k + 32)
+    tail(&hay[32..]).map(|k| k + 32)
 }
 
 /// The first eight bytes of `word` as a little-endian word (the first byte lowest).
