@@ -47,6 +47,15 @@ const TEXT_SPLITS: [(&str, &str); 3] = [
     ("head-whitespace-then-body", "<head> \n z"),
 ];
 
+/// Text of characters of two to four bytes and of invalid UTF-8, for item 4: cut at every byte,
+/// chunks end inside characters and text tokens span chunks, so a document text handler alone
+/// reads text both from the checked start of a chunk (`ValidChunk`) and decoded on its own.
+const TEXT_UTF8: [(&str, &[u8]); 3] = [
+    ("multibyte-characters", "caf\u{e9} \u{20ac}\u{1F600}<p>x&amp;\u{e9}\r\n<b>\u{e9}".as_bytes()),
+    ("invalid-bytes", b"a\xFFb<p>\xC3\xA9\xC3<i>\xF0\x9F\x98 x\xE2\x82"),
+    ("rcdata-and-rawtext", "<title>\u{e9}&amp;\0</title><style>\u{20ac}\r</style><textarea>\u{e9}".as_bytes()),
+];
+
 fn main() {
     let args = Arguments::from_args();
     harness::install_panic_hook();
@@ -62,6 +71,9 @@ fn main() {
     }
     for (name, input) in TEXT_SPLITS {
         add(format!("rewriter/text-splits/{name}"), Source::Bytes(Arc::new(input.as_bytes().to_vec())));
+    }
+    for (name, input) in TEXT_UTF8 {
+        add(format!("rewriter/text-utf8/{name}"), Source::Bytes(Arc::new(input.to_vec())));
     }
     for (rel, path, _, _) in corpus::vendored_pages() {
         add(format!("rewriter/corpus/{rel}"), Source::File(path));

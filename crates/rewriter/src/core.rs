@@ -785,14 +785,23 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
-    /// Processes one token: shadow, handlers, output.
-    pub(crate) fn token(&mut self, t: &Token<'_>) -> Feedback {
+    /// Whether the text of the chunks fed is read as UTF-8 by handlers
+    /// without a selector (document text handlers, in
+    /// [`Core::text_token_unsplit`]): then [`Feed`] hands text tokens their
+    /// bytes as `str` from the chunk, checked once ([`ValidChunk`]).
+    pub(crate) fn reads_chunk_text(&self) -> bool {
+        self.events.matcher.is_none() && !self.doc.text.is_empty() && self.encoding == encoding_rs::UTF_8
+    }
+
+    /// Processes one token: shadow, handlers, output. `chunk` is the valid
+    /// UTF-8 of the chunk fed, when [`Feed`] has it.
+    pub(crate) fn token(&mut self, t: &Token<'_>, chunk: Option<&ValidChunk<'_>>) -> Feedback {
         if self.unobserved || self.events.matcher.is_none() && !matches!(t.kind(), TokenKind::Text(_)) {
             return self.token_unobserved(t);
         }
         if self.events.matcher.is_none()
             && self.text.is_none()
-            && let Some(fb) = self.text_token_unsplit(t)
+            && let Some(fb) = self.text_token_unsplit(t, chunk)
         {
             return fb;
         }
@@ -898,7 +907,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 Some(p) => p,
                 None => self.current_node(),
             };
-            self.text_piece(t, mode, t.span().end, parent);
+            self.text_piece(t, mode, t.span().end, parent, None);
             self.token_done = true;
         }
         self.finish_token(t, content_parent.flatten(), fb)
@@ -1023,7 +1032,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// handler sees here with the full path (a `*` rule beside it) on every
     /// html5lib input and real page, in every chunking.
     #[inline(never)]
-    fn text_token_unsplit(&mut self, t: &Token<'_>) -> Option<Feedback> {
+    fn text_token_unsplit(&mut self, t: &Token<'_>, chunk: Option<&ValidChunk<'_>>) -> Option<Feedback> {
         let TokenKind::Text(mode) = t.kind() else { return None };
         if !self.text_acts_at_start(t) {
             return None;
@@ -1033,7 +1042,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let fb = shadow_unobserved(&mut self.shadow, t);
         self.cursor = t.span().start;
         // No content rule: the piece's parent scopes nothing.
-        self.text_piece(t, mode, t.span().end, None);
+        self.text_piece(t, mode, t.span().end, None, chunk.and_then(|c| c.at(t.span())));
         self.token_done = true;
         Some(self.finish_token(t, None, fb))
     }
@@ -1117,7 +1126,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     ) {
         if at > self.cursor && at <= t.span().end {
             let parent = content_parent.take().unwrap_or(node_before);
-            self.text_piece(t, mode, at, parent);
+            self.text_piece(t, mode, at, parent, None);
         }
         if self.text.is_some() {
             self.end_text_node(at.max(self.cursor));
@@ -1503,10 +1512,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// [`Core::text_piece_handled`]. As one call this cost 47 instructions a
     /// text token of its own in the `rewrite` workload (callgrind, the three
     /// lol-html bench pages).
+    ///
+    /// `valid` is the token's bytes as `str`, when the caller has them.
     #[inline(always)]
-    fn text_piece(&mut self, t: &Token<'_>, mode: TextMode, end: u64, parent: Option<NodeId>) {
+    fn text_piece(&mut self, t: &Token<'_>, mode: TextMode, end: u64, parent: Option<NodeId>, valid: Option<&str>) {
         if self.content_handlers || self.text.is_some() {
-            return self.text_piece_handled(t, mode, end, parent);
+            return self.text_piece_handled(t, mode, end, parent, valid);
         }
         let start = self.cursor;
         if end > start {
@@ -1525,7 +1536,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// [`Core::text_piece`] where a handler may see the piece or a text
     /// node is open.
     #[inline(never)]
-    fn text_piece_handled(&mut self, t: &Token<'_>, mode: TextMode, end: u64, parent: Option<NodeId>) {
+    fn text_piece_handled(
+        &mut self,
+        t: &Token<'_>,
+        mode: TextMode,
+        end: u64,
+        parent: Option<NodeId>,
+        valid: Option<&str>,
+    ) {
         let start = self.cursor;
         if end <= start {
             return;
@@ -1559,7 +1577,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             Cow::Owned(self.decode_streaming(raw, mode, eof))
         } else if start == base && end == t.span().end {
             // Decoded (references, CR) in the spare buffer: no allocation per text token.
-            t.text_reusing(&mut self.text_spare).unwrap_or_default()
+            match valid {
+                Some(valid) => t.text_reusing_valid(valid, &mut self.text_spare),
+                None => t.text_reusing(&mut self.text_spare),
+            }
+            .unwrap_or_default()
         } else {
             decode_for_tree(self.encoding, raw, mode, eof)
         };
@@ -2057,6 +2079,41 @@ pub(crate) struct Feed<'c, 'h, K: HandlerKind> {
     /// After a failure with [`OnError::PassThrough`](crate::OnError::PassThrough): raw bytes only.
     pub(crate) pass_through: bool,
     pub(crate) flush: &'c mut dyn FnMut(Staged<'_>) -> Result<(), RewritingError>,
+    /// The chunk being fed, as far as it is valid UTF-8, when document text
+    /// handlers read its text ([`Core::reads_chunk_text`]).
+    pub(crate) valid: Option<&'c ValidChunk<'c>>,
+}
+
+/// The longest valid UTF-8 start of an input chunk, checked once for all of
+/// its text tokens (issue 16: checked per token, the text handler workload
+/// spent 2.4 M instructions in `str::from_utf8` on 26,079 short texts of
+/// the three lol-html bench pages).
+#[derive(Clone, Copy)]
+pub(crate) struct ValidChunk<'a> {
+    text: &'a str,
+    /// The input offset of the chunk's first byte.
+    base: u64,
+}
+
+impl<'a> ValidChunk<'a> {
+    /// The valid start of `chunk`, whose first byte is at input offset `base`.
+    pub(crate) fn new(chunk: &'a [u8], base: u64) -> ValidChunk<'a> {
+        let text = match std::str::from_utf8(chunk) {
+            Ok(text) => text,
+            // A character cut at the chunk's end (or invalid bytes): the start before it.
+            Err(e) => std::str::from_utf8(&chunk[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        ValidChunk { text, base }
+    }
+
+    /// The bytes of the input at `span` as `str`, when they lie in the valid
+    /// start of the chunk (a token that began in an earlier chunk does not).
+    /// The tokenizer is lossless: a token's bytes are the input's at its span.
+    #[inline]
+    fn at(&self, span: Span) -> Option<&'a str> {
+        let from = span.start.checked_sub(self.base)?;
+        self.text.get(from as usize..(span.end - self.base) as usize)
+    }
 }
 
 impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
@@ -2075,7 +2132,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             }
             return Feedback::default();
         }
-        let fb = self.core.token(t);
+        let fb = self.core.token(t, self.valid);
         if self.core.may_settle() {
             self.core.try_settle();
         }

@@ -8,7 +8,7 @@ use htrewrite_shadow::{INSERTED_ONCE, Shadow, ShadowOptions};
 use htrewrite_tokenizer::Tokenizer;
 
 use crate::ContentType;
-use crate::core::{Core, Feed, RuleGroups, Staged};
+use crate::core::{Core, Feed, RuleGroups, Staged, ValidChunk};
 use crate::deferred::{Held, Write};
 use crate::encoding::{PRESCAN_LIMIT, Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
 use crate::error::RewritingError;
@@ -596,7 +596,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let mut flush = |staged: Staged<'_>| out.deliver(staged);
         self.core.parse_level = level;
         self.core.room_for_chunk(bytes.len(), self.tokenizer.buffered_len());
-        let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
+        let valid = self.core.reads_chunk_text().then(|| ValidChunk::new(bytes, self.tokenizer.offset()));
+        let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush, valid: valid.as_ref() };
         Ok(self.tokenizer.feed(bytes, &mut feed))
     }
 
@@ -632,7 +633,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             }
             let out = &mut self.out;
             let mut flush = |staged: Staged<'_>| out.deliver(staged);
-            let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush };
+            let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush, valid: None };
             // A text node held (never when settled) in whole-text-node mode comes first.
             let held = feed.core.take_unwritten();
             feed.core.out.extend_from_slice(&held);
@@ -804,7 +805,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         {
             let out = &mut self.out;
             let mut flush = |staged: Staged<'_>| out.deliver(staged);
-            let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush };
+            let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush, valid: None };
             if let Some(front) = &mut self.front {
                 self.decoded.clear();
                 odd = front.finish(&mut self.decoded);

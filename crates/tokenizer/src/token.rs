@@ -386,6 +386,42 @@ impl<'a> Token<'a> {
         }
     }
 
+    /// [`Token::text_reusing`] for a caller that holds the token's bytes as
+    /// `str` already (it checked the UTF-8 of the whole input chunk once):
+    /// `valid` must be those bytes. The same text, without checking the
+    /// UTF-8 again; `valid` is borrowed when nothing changes.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
+    /// let chunk = "a&amp;b<p>caf\u{e9}";
+    /// let mut spare = String::new();
+    /// let mut texts = Vec::new();
+    /// let mut sink = TagNamePolicy(|t: &Token<'_>| {
+    ///     let span = t.span();
+    ///     let valid = &chunk[span.start as usize..span.end as usize];
+    ///     if let Some(text) = t.text_reusing_valid(valid, &mut spare) {
+    ///         texts.push(text.to_string());
+    ///     }
+    /// });
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(chunk.as_bytes(), &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// drop(sink);
+    /// assert_eq!(texts, ["a&b", "caf\u{e9}"]);
+    /// ```
+    ///
+    /// # Errors
+    /// None: `None` for tokens that are not text. (Given other bytes than
+    /// the token's, the text is theirs: debug builds assert they are equal.)
+    pub fn text_reusing_valid<'v>(&self, valid: &'v str, spare: &mut String) -> Option<Cow<'v, str>> {
+        debug_assert_eq!(valid.as_bytes(), self.raw, "the token's bytes");
+        match self.kind {
+            TokenKind::Text(mode) => Some(decode::text_valid(valid, mode, self.eof, Some(spare))),
+            _ => None,
+        }
+    }
+
     /// For comments: the comment's data, decoded. `None` for other kinds.
     pub fn comment_data(&self) -> Option<Cow<'a, str>> {
         match self.kind {

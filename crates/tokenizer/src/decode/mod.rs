@@ -24,7 +24,7 @@ pub use input_stream::InputStreamChecker;
 pub(crate) use pi::processing_instruction;
 pub(crate) use tag::Seen;
 pub use tag::{ReferenceTag, tag};
-pub(crate) use text::{attribute_value, name, text};
+pub(crate) use text::{attribute_value, name, text, text_valid};
 
 /// Receives a parse error code and the bytes it concerns, relative to the
 /// token's first byte.

@@ -105,7 +105,27 @@ pub(crate) fn text<'a>(
     err: Option<ErrorFn<'_>>,
     spare: Option<&mut String>,
 ) -> Cow<'a, str> {
-    let rules = match mode {
+    decode(raw, text_rules(mode, eof), err, spare)
+}
+
+/// [`text`] without errors for text whose bytes are known to be valid
+/// UTF-8: `valid` is them. The same result (proven by the test
+/// `valid_text_decodes_as_bytes`), without checking the UTF-8 again: plain
+/// text (no byte a rule may stop at) borrows `valid` as it is.
+///
+/// # Complexity
+/// O(`valid.len()`).
+pub(crate) fn text_valid<'a>(valid: &'a str, mode: TextMode, eof: bool, spare: Option<&mut String>) -> Cow<'a, str> {
+    let raw = valid.as_bytes();
+    if raw.len() <= PLAIN_LONGEST && !has_stop_byte(raw) {
+        return Cow::Borrowed(valid);
+    }
+    decode_loop(raw, text_rules(mode, eof), None, spare, Some(valid))
+}
+
+/// The decoding rules of text read in `mode` (see [`text`]).
+fn text_rules(mode: TextMode, eof: bool) -> Rules {
+    match mode {
         TextMode::Data => {
             Rules { references: Some(ReturnState::Text), null: Null::KeptWithError, less_than: true, eof }
         }
@@ -114,8 +134,7 @@ pub(crate) fn text<'a>(
             Rules { references: None, null: Null::Replaced, less_than: false, eof }
         }
         TextMode::CdataSection => Rules { references: None, null: Null::Kept, less_than: false, eof },
-    };
-    decode(raw, rules, err, spare)
+    }
 }
 
 /// How a state treats U+0000.
@@ -151,7 +170,7 @@ fn decode<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>, spare: Opti
     if raw.len() <= PLAIN_LONGEST && plain(raw) {
         return utf8_lossy(raw);
     }
-    decode_loop(raw, rules, err, spare)
+    decode_loop(raw, rules, err, spare, None)
 }
 
 /// The longest value [`plain`] is tried on: past it `memchr` finds the
@@ -162,26 +181,49 @@ const PLAIN_LONGEST: usize = 64;
 /// Whether `raw` is all ASCII and holds none of the bytes a decoding rule
 /// may stop at (`&`, CR, NUL, `<`), read eight bytes at a time.
 fn plain(raw: &[u8]) -> bool {
+    !stops(raw, true)
+}
+
+/// Whether `raw` holds a byte a decoding rule may stop at (`&`, CR, NUL,
+/// `<`); other bytes, ASCII or not, pass.
+fn has_stop_byte(raw: &[u8]) -> bool {
+    stops(raw, false)
+}
+
+/// Whether `raw` holds a byte a decoding rule may stop at, or (with
+/// `non_ascii`) a byte of 0x80 or above; eight bytes at a time.
+#[inline(always)]
+fn stops(raw: &[u8], non_ascii: bool) -> bool {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
-    // Whether a byte of `w` (all below 0x80) equals `b`.
+    // Whether a byte of `w` equals `b`: exact whatever the bytes (the
+    // borrow that `v - LO` may carry past a zero byte marks only bytes
+    // above one that is zero already).
     let has = |w: u64, b: u8| {
         let v = w ^ (LO * u64::from(b));
         v.wrapping_sub(LO) & !v & HI != 0
     };
+    let high = if non_ascii { HI } else { 0 };
     let mut words = raw.chunks_exact(8);
     for c in &mut words {
         let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
-        if w & HI != 0 || has(w, b'&') || has(w, b'\r') || has(w, 0) || has(w, b'<') {
-            return false;
+        if w & high != 0 || has(w, b'&') || has(w, b'\r') || has(w, 0) || has(w, b'<') {
+            return true;
         }
     }
-    words.remainder().iter().all(|&b| b.is_ascii() && !matches!(b, b'&' | b'\r' | 0 | b'<'))
+    words.remainder().iter().any(|&b| (non_ascii && !b.is_ascii()) || matches!(b, b'&' | b'\r' | 0 | b'<'))
 }
 
 /// [`decode`] without its common case: every byte the rules stop at is
-/// found with `memchr`.
-fn decode_loop<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>, spare: Option<&mut String>) -> Cow<'a, str> {
+/// found with `memchr`. `valid` is `raw` as `str` when the caller knows it
+/// is valid UTF-8: what nothing changed is then borrowed unchecked.
+fn decode_loop<'a>(
+    raw: &'a [u8],
+    rules: Rules,
+    err: Option<ErrorFn<'_>>,
+    spare: Option<&mut String>,
+    valid: Option<&'a str>,
+) -> Cow<'a, str> {
     let mut err = err;
     let mut spare = spare;
     // The bytes to stop at. Those that only cause errors are skipped when
@@ -254,7 +296,7 @@ fn decode_loop<'a>(raw: &'a [u8], rules: Rules, err: Option<ErrorFn<'_>>, spare:
         }
     }
     match out {
-        None => utf8_lossy(raw),
+        None => valid.map_or_else(|| utf8_lossy(raw), Cow::Borrowed),
         Some(mut s) => {
             s.push_str(&utf8_lossy(&raw[copied..]));
             Cow::Owned(s)
@@ -438,7 +480,7 @@ mod tests {
                 for rules in all_rules() {
                     let (mut fast_errors, mut loop_errors) = (Vec::new(), Vec::new());
                     let fast = decode(&raw, rules, Some(&mut |e, r| fast_errors.push((e, r))), None);
-                    let slow = decode_loop(&raw, rules, Some(&mut |e, r| loop_errors.push((e, r))), None);
+                    let slow = decode_loop(&raw, rules, Some(&mut |e, r| loop_errors.push((e, r))), None, None);
                     prop_assert_eq!(&fast, &slow);
                     prop_assert_eq!(matches!(fast, Cow::Borrowed(_)), matches!(slow, Cow::Borrowed(_)));
                     prop_assert_eq!(fast_errors, loop_errors);
@@ -462,6 +504,62 @@ mod tests {
             }
             assert!(plain(&vec![b'a'; len]));
         }
+    }
+
+    /// `has_stop_byte` finds each byte a rule may stop at, at every position
+    /// of values of every length up to 24, among bytes of every value
+    /// (non-ASCII ones pass).
+    #[test]
+    fn has_stop_byte_finds_every_needle() {
+        for len in 1..=24 {
+            for at in 0..len {
+                for fill in [b'a', 0x80, 0xC3, 0xFF, 0x01, 0x7F] {
+                    let mut raw = vec![fill; len];
+                    assert!(!has_stop_byte(&raw), "{raw:?}");
+                    for b in [b'&', b'\r', 0, b'<'] {
+                        raw[at] = b;
+                        assert!(has_stop_byte(&raw), "{raw:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Text known to be valid UTF-8 decodes as its bytes do, in every mode,
+    /// at the end of input or not, borrowed exactly when they are, on text
+    /// made of plain ASCII, characters of two to four bytes and the bytes
+    /// and references that need work, up to past `PLAIN_LONGEST`.
+    #[test]
+    fn valid_text_decodes_as_bytes() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let mut pieces: Vec<&str> = vec!["a"; 24];
+        pieces.extend([" ", "\n", ";", "#", "x", "1", ">", "é", "€", "😀", "\u{FFFD}"]);
+        pieces.extend(["&", "&amp;", "&lt", "&#65;", "&#x41;", "&notin", "&#0;", "\r", "\r\n", "\0", "<", "</"]);
+        let mut runner = TestRunner::new(Config { cases: 3000, ..Config::default() });
+        let strategy = proptest::collection::vec(proptest::sample::select(pieces), 0..(PLAIN_LONGEST + 20));
+        let modes = [
+            TextMode::Data,
+            TextMode::Rcdata,
+            TextMode::Rawtext,
+            TextMode::ScriptData,
+            TextMode::Plaintext,
+            TextMode::CdataSection,
+        ];
+        runner
+            .run(&strategy, |pieces| {
+                let valid = pieces.concat();
+                for mode in modes {
+                    for eof in [false, true] {
+                        let from_str = text_valid(&valid, mode, eof, None);
+                        let from_bytes = text(valid.as_bytes(), mode, eof, None, None);
+                        prop_assert_eq!(&from_str, &from_bytes);
+                        prop_assert_eq!(matches!(from_str, Cow::Borrowed(_)), matches!(from_bytes, Cow::Borrowed(_)));
+                    }
+                }
+                Ok(())
+            })
+            .expect("valid text decodes as its bytes");
     }
 
     /// Which decoder a case runs.
