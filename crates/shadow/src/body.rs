@@ -154,7 +154,10 @@ impl Builder {
                     self.form = Some(id);
                 }
             }
-            "li" | "dd" | "dt" => self.in_body_list_item_start(t, s),
+            "li" | "dd" | "dt" => {
+                let key = names::known(Namespace::Html, &t.name).expect("li, dd and dt are known names");
+                self.in_body_list_item_start(t, key, s)
+            }
             "plaintext" => {
                 self.close_p_if_in_button_scope(s);
                 self.insert_html_element(s, t);
@@ -457,17 +460,14 @@ impl Builder {
     /// (other than `address`, `div`, `p`) lies above it, close a `p` element
     /// in button scope, insert an HTML element. The fast path (`fast.rs`)
     /// calls it too.
-    pub(crate) fn in_body_list_item_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
+    pub(crate) fn in_body_list_item_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, key: u32, s: &mut S) {
         const LI: u32 = names::html("li");
         const DD_DT: [u32; 2] = [names::html("dd"), names::html("dt")];
         self.frameset_ok = false;
         // spec: the loop from the current node down to the first special element
         // other than address, div and p, looking for li (or dd/dt).
-        let (key, targets): (u32, &[u32]) = match &*t.name {
-            "li" => (LI, &[LI]),
-            "dd" => (DD_DT[0], &DD_DT),
-            _ => (DD_DT[1], &DD_DT),
-        };
+        debug_assert!(key == LI || DD_DT.contains(&key), "{:?}", names::name(key));
+        let targets: &[u32] = if key == LI { &[LI] } else { &DD_DT };
         let found = targets.iter().filter_map(|&k| self.stack.topmost_known(k)).max();
         let stop = self.stack.topmost_cat(cat::SPECIAL_NOT_ADP);
         if let Some(i) = found

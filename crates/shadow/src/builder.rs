@@ -428,7 +428,9 @@ impl Builder {
     }
 
     /// [`Builder::insert_html_element`] given `known`, what
-    /// `names::known(Namespace::Html, &tag.name)` returns.
+    /// `names::known(Namespace::Html, name)` returns for the tag's name: a
+    /// known name is read from the table (the in-body fast path leaves
+    /// `tag.name` empty for short ones).
     pub(crate) fn insert_html_element_known<S: EventSink + ?Sized>(
         &mut self,
         s: &mut S,
@@ -437,7 +439,11 @@ impl Builder {
     ) -> NodeId {
         let position = self.appropriate_place(None);
         let origin = Origin::StartTag { span: tag.span };
-        self.insert_at_known(s, &tag.name, known, Namespace::Html, &tag.attrs, origin, position, false)
+        let name: &str = match known {
+            Some(key) => names::name(key),
+            None => &tag.name,
+        };
+        self.insert_at_known(s, name, known, Namespace::Html, &tag.attrs, origin, position, false)
     }
 
     /// Inserts a void HTML element, pops it at once and acknowledges the self-closing flag.

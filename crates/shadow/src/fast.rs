@@ -249,10 +249,18 @@ impl Builder {
     }
 
     /// Processes start tag `t` if it is one of the common case's; returns
-    /// whether it did (else the caller dispatches it).
-    #[inline]
-    pub(crate) fn in_body_fast_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) -> bool {
-        let known = names::known(Namespace::Html, &t.name);
+    /// whether it did (else the caller dispatches it). `known` is its name's
+    /// HTML element id (`names::known(Namespace::Html, name)`); the path
+    /// reads the name only through it: `t.name` may be left empty (for a
+    /// short known name, [`Builder::run_start`]).
+    #[inline(always)]
+    pub(crate) fn in_body_fast_start<S: EventSink + ?Sized>(
+        &mut self,
+        t: &TagToken,
+        known: Option<u32>,
+        s: &mut S,
+    ) -> bool {
+        debug_assert!(t.name.is_empty() || known == names::known(Namespace::Html, &t.name), "{:?}'s id", t.name);
         let f = flags(known);
         if !self.dispatches_to_in_body(f)
             || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM) == 0
@@ -261,7 +269,10 @@ impl Builder {
             return false;
         }
         if check::enabled() {
-            self.checked(Tok::Start(t), s, |b, s: &mut dyn EventSink| b.fast_start(t, f, known, s))
+            // The full rules read the name: they get a copy with it, the
+            // fast path the tag as it came (perhaps without).
+            let named = check::named(t, known);
+            self.checked(Tok::Start(&named), s, |b, s: &mut dyn EventSink| b.fast_start(t, f, known, s))
         } else {
             self.fast_start(t, f, known, s)
         }
@@ -275,7 +286,7 @@ impl Builder {
         // As the dispatcher does for every token.
         self.skip_newline = false;
         if f & LIST_ITEM != 0 {
-            return self.in_body_list_item_start(t, s);
+            return self.in_body_list_item_start(t, known.expect("list items are known"), s);
         }
         if f & CLOSES_P != 0 {
             self.close_p_if_in_button_scope(s);
@@ -431,6 +442,16 @@ mod check {
     #[inline(always)]
     pub(super) fn enabled() -> bool {
         ENABLED.load(Ordering::Relaxed)
+    }
+
+    /// A copy of start tag `t` whose name is filled from `known` when the
+    /// fast path's caller left it empty.
+    pub(super) fn named(t: &crate::TagToken, known: Option<u32>) -> crate::TagToken {
+        let mut named = t.clone();
+        if named.name.is_empty() {
+            named.name = crate::names::name(known.expect("an empty name is a known one's")).to_owned();
+        }
+        named
     }
 
     /// The stack depth up to which a token is checked (copying the builder

@@ -145,7 +145,8 @@ pub const INSERTED_ONCE: [&str; 1] = ["head"];
 pub struct Shadow {
     pub(crate) b: Builder,
     /// The tag of the token being processed, kept between tokens so that its
-    /// strings' buffers are reused.
+    /// strings' buffers are reused (its name empty while the in-body fast
+    /// path takes it: see [`fill_start_tag`]).
     tag: TagToken,
     /// Attributes a start tag had beyond the current one's count, kept for
     /// the next start tags with more ([`SPARE_ATTRS`] at most): filling one
@@ -316,6 +317,10 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 /// `wanted`'s answer; attributes that only the list of active formatting
 /// elements keeps, undecoded or without values here, are left to it as the
 /// tag's bytes in the builder's `tag_raw` (`tag_attrs_deferred`).
+///
+/// A short known HTML name (`names::known_html_raw`, read from the bytes)
+/// is not copied: its id is returned and `tag.name` is left empty, for
+/// [`Builder::run_start`] to fill only if the dispatcher needs it.
 fn fill_start_tag(
     tag: &mut TagToken,
     token: &Token<'_>,
@@ -323,18 +328,26 @@ fn fill_start_tag(
     b: &mut Builder,
     wanted: impl FnOnce(&str) -> bool,
     values_wanted: impl FnOnce(&str) -> bool,
-) {
+) -> Option<u32> {
+    let raw_name = token.raw_tag_name();
+    let short = names::known_html_raw(raw_name);
     tag.name.clear();
-    push_name(&mut tag.name, token.raw_tag_name());
+    if short.is_none() {
+        push_name(&mut tag.name, raw_name);
+    }
+    let name: &str = match short {
+        Some(key) => names::name(key),
+        None => &tag.name,
+    };
     tag.self_closing = token.is_self_closing();
     tag.span = token.span();
-    b.tag_attrs_shown = wanted(&tag.name);
+    b.tag_attrs_shown = wanted(name);
     b.tag_attrs_deferred = false;
     let mut spans = token.attribute_spans();
     let mut values = true;
     if !spans.is_empty() {
-        let used = tags::attribute_use(&tag.name);
-        if used != tags::AttributeUse::Read && (!b.tag_attrs_shown || !values_wanted(&tag.name)) {
+        let used = tags::attribute_use(name);
+        if used != tags::AttributeUse::Read && (!b.tag_attrs_shown || !values_wanted(name)) {
             if used == tags::AttributeUse::Kept {
                 b.tag_attrs_deferred = true;
                 b.tag_raw.clear();
@@ -351,6 +364,7 @@ fn fill_start_tag(
     if !(spans.is_empty() && tag.attrs.is_empty()) {
         fill_attributes(&mut tag.attrs, token.raw(), spans, spare, values);
     }
+    short
 }
 
 /// Fills `attrs` from the attributes at `spans` of a start tag's bytes
@@ -542,8 +556,8 @@ impl Shadow {
             TokenKind::StartTag => {
                 let wanted = |name: &str| sink.wants_start_tag_attributes(name);
                 let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
-                fill_start_tag(&mut self.tag, token, &mut self.spare, &mut self.b, wanted, values_wanted);
-                self.b.run(TreeToken::StartTag(&self.tag), span, sink)
+                let short = fill_start_tag(&mut self.tag, token, &mut self.spare, &mut self.b, wanted, values_wanted);
+                self.b.run_start(&mut self.tag, short, span, sink)
             }
             TokenKind::EndTag => {
                 let s = sink;
@@ -987,7 +1001,7 @@ impl Builder {
         match token {
             TreeToken::Text(t) => self.dispatch_text(t, s),
             TreeToken::StartTag(t) => {
-                if !self.in_body_fast_start(t, s) {
+                if !self.in_body_fast_start(t, names::known(Namespace::Html, &t.name), s) {
                     self.dispatch(Tok::Start(t), s);
                 }
             }
@@ -1004,6 +1018,31 @@ impl Builder {
             TreeToken::Eof => self.finish(s),
         }
         self.feedback(start)
+    }
+
+    /// [`Builder::run`] for start tag `t` as [`fill_start_tag`] filled it:
+    /// `short` is the HTML element id of a short known name, read from the
+    /// tag's bytes, and then `t`'s name is left empty — the in-body fast
+    /// path reads the id, and the name is filled only for the dispatcher.
+    fn run_start<S: EventSink + ?Sized>(
+        &mut self,
+        t: &mut TagToken,
+        short: Option<u32>,
+        span: Span,
+        s: &mut S,
+    ) -> Feedback {
+        self.begin(span);
+        let known = match short {
+            Some(key) => Some(key),
+            None => names::known(Namespace::Html, &t.name),
+        };
+        if !self.in_body_fast_start(t, known, s) {
+            if let Some(key) = short {
+                t.name.push_str(names::name(key));
+            }
+            self.dispatch(Tok::Start(t), s);
+        }
+        self.feedback(true)
     }
 
     /// The steps before each token: `span` is the token's.
