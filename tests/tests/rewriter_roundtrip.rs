@@ -13,7 +13,11 @@
 //!    text node's joined text; comments) is the same for every chunking;
 //! 4. a document-wide text handler alone (no selector: the rewriter's path for text that no element
 //!    event can split, `Core::token`) sees the same chunks — text, source location, text mode, last
-//!    in its text node — as beside a `*` element handler (every text token on the full path).
+//!    in its text node — as beside a `*` element handler (every text token on the full path);
+//! 5. element handlers that edit, alone (no text or comment handler: the shadow sends the rewriter
+//!    no text events), write and see what they write and see beside a document text handler that
+//!    does nothing (text events sent, every text token's place recorded) — whole and random
+//!    chunkings.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -21,7 +25,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use htrewrite::{Rewriter, Settings};
+use htrewrite::{ContentType, Rewriter, Settings};
 use htrewrite_conformance::chunking::Chunking;
 use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
@@ -127,6 +131,30 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
             )
             .into());
         }
+        if !matches!(chunking, Chunking::Every(_)) {
+            let alone = editing(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+            let beside = editing(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+            if alone.0 != beside.0 {
+                return Err(difference(
+                    "editing element handlers (alone as input, beside a text handler as output)",
+                    &chunking,
+                    &alone.0,
+                    &beside.0,
+                )
+                .into());
+            }
+            if alone.1 != beside.1 {
+                let (a, b) = (&alone.1, &beside.1);
+                let i = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+                return Err(format!(
+                    "{}: editing element handlers alone saw {:?} at entry {i}, beside a text handler {:?}",
+                    chunking.describe(input.len()),
+                    a.get(i),
+                    b.get(i)
+                )
+                .into());
+            }
+        }
         match &first_log {
             None => first_log = Some((chunking, log)),
             Some((c0, log0)) if *log0 != log => {
@@ -178,6 +206,54 @@ fn doc_text(chunks: &[&[u8]], star: bool) -> Result<Vec<String>, htrewrite::Rewr
     let _sink = rw.end()?;
     let log = log.borrow().clone();
     Ok(log)
+}
+
+/// Rewrites `chunks` with element handlers that log every element and its end and put text
+/// around and inside it (refusals logged too); with `text`, beside a document text handler that
+/// does nothing. The output and the log.
+fn editing(chunks: &[&[u8]], text: bool) -> Result<(Vec<u8>, Vec<String>), htrewrite::RewritingError> {
+    let log = Rc::new(RefCell::new(Vec::<String>::new()));
+    let (l1, l2) = (log.clone(), log.clone());
+    let mut settings = Settings::new()
+        .element("*", move |el| {
+            let attrs: Vec<String> = el.attributes().iter().map(|a| format!("{}={}", a.name, a.value)).collect();
+            let mut l = l1.borrow_mut();
+            l.push(format!(
+                "<{} {:?} {:?} {}",
+                el.tag_name(),
+                el.origin(),
+                el.source_location().bytes,
+                attrs.join(" ")
+            ));
+            for (what, edit) in [
+                ("before", el.before("[", ContentType::Text)),
+                ("after", el.after("]", ContentType::Text)),
+                ("prepend", el.prepend("{", ContentType::Text)),
+                ("append", el.append("}", ContentType::Text)),
+            ] {
+                if let Err(e) = edit {
+                    l.push(format!("{what} refused: {e}"));
+                }
+            }
+            Ok(())
+        })
+        .element_end("*", move |end| {
+            l2.borrow_mut().push(format!("</{} {:?}", end.tag_name(), end.source_location().bytes));
+            Ok(())
+        });
+    if text {
+        settings = settings.doc_text(|_| Ok(()));
+    }
+    let mut out = Vec::new();
+    {
+        let mut rw = Rewriter::new(settings, htrewrite::IoSink(&mut out))?;
+        for c in chunks {
+            rw.write(c)?;
+        }
+        rw.end()?;
+    }
+    let log = log.borrow().clone();
+    Ok((out, log))
 }
 
 /// Rewrites `chunks`; with `observe`, read-only handlers log what they see; with `full`,

@@ -128,6 +128,11 @@ struct Collector {
     /// input recorded one action per open element at once: 7.9 MB of the
     /// 19 MB peak heap with 40,000 open `div`s (dhat, no handlers).
     closes_observed: bool,
+    /// Whether some text or comment handler exists (`Core::content_handlers`):
+    /// only then is a text node's parent read (the scope of its handlers, the
+    /// text node a comment ends), so only then does the shadow send text
+    /// events ([`Action::Content`]).
+    text_events: bool,
 }
 
 impl Collector {
@@ -202,6 +207,11 @@ impl EventSink for Collector {
     /// Text events count for their places only.
     fn wants_text(&self) -> bool {
         false
+    }
+
+    /// And those only for content handlers.
+    fn wants_text_events(&self) -> bool {
+        self.text_events
     }
 
     /// The attributes of an element from a start tag are read from its token
@@ -477,6 +487,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 attrs: Vec::new(),
                 detached: false,
                 closes_observed: false,
+                text_events: content_handlers,
             },
             rules,
             rule_aliases: rule_map.iter().any(|g| g.len() > 1),
