@@ -244,16 +244,7 @@ fn editing(chunks: &[&[u8]], text: bool) -> Result<(Vec<u8>, Vec<String>), htrew
     if text {
         settings = settings.doc_text(|_| Ok(()));
     }
-    let mut out = Vec::new();
-    {
-        let mut rw = Rewriter::new(settings, htrewrite::IoSink(&mut out))?;
-        for c in chunks {
-            rw.write(c)?;
-        }
-        rw.end()?;
-    }
-    let log = log.borrow().clone();
-    Ok((out, log))
+    rewrite(chunks, settings, &log)
 }
 
 /// Rewrites `chunks`; with `observe`, read-only handlers log what they see; with `full`,
@@ -313,6 +304,15 @@ fn run(chunks: &[&[u8]], observe: bool, full: bool) -> Result<(Vec<u8>, Vec<Stri
             .processing_instructions(|_| Ok(()))
             .end(|_| Ok(()));
     }
+    rewrite(chunks, settings, &log)
+}
+
+/// Rewrites `chunks` with `settings`: the output, and the entries the handlers put in `log`.
+fn rewrite(
+    chunks: &[&[u8]],
+    settings: Settings<'_>,
+    log: &RefCell<Vec<String>>,
+) -> Result<(Vec<u8>, Vec<String>), htrewrite::RewritingError> {
     let mut out = Vec::new();
     {
         let mut rw = Rewriter::new(settings, htrewrite::IoSink(&mut out))?;
