@@ -191,27 +191,34 @@ fn has_stop_byte(raw: &[u8]) -> bool {
 }
 
 /// Whether `raw` holds a byte a decoding rule may stop at, or (with
-/// `non_ascii`) a byte of 0x80 or above; eight bytes at a time.
+/// `non_ascii`) a byte of 0x80 or above; eight bytes at a time, the last
+/// (fewer than eight) bytes of a value of eight or more as the word of its
+/// last eight (a byte read twice changes no answer).
 #[inline(always)]
 fn stops(raw: &[u8], non_ascii: bool) -> bool {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
-    // Whether a byte of `w` equals `b`: exact whatever the bytes (the
-    // borrow that `v - LO` may carry past a zero byte marks only bytes
-    // above one that is zero already).
-    let has = |w: u64, b: u8| {
+    // The high bit of each byte of `w` that equals `b` is set in the
+    // result, and maybe of bytes above one that does (the borrow of
+    // `v - LO` from a zero byte): exact as to whether there is one.
+    let eq = |w: u64, b: u8| {
         let v = w ^ (LO * u64::from(b));
-        v.wrapping_sub(LO) & !v & HI != 0
+        v.wrapping_sub(LO) & !v
     };
     let high = if non_ascii { HI } else { 0 };
-    let mut words = raw.chunks_exact(8);
-    for c in &mut words {
+    // Without short-circuits: one test a word.
+    let word = |c: &[u8]| {
         let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
-        if w & high != 0 || has(w, b'&') || has(w, b'\r') || has(w, 0) || has(w, b'<') {
-            return true;
-        }
+        (w & high) | ((eq(w, b'&') | eq(w, b'\r') | eq(w, 0) | eq(w, b'<')) & HI) != 0
+    };
+    if raw.len() < 8 {
+        return raw.iter().any(|&b| (non_ascii && !b.is_ascii()) || matches!(b, b'&' | b'\r' | 0 | b'<'));
     }
-    words.remainder().iter().any(|&b| (non_ascii && !b.is_ascii()) || matches!(b, b'&' | b'\r' | 0 | b'<'))
+    let mut words = raw.chunks_exact(8);
+    if words.any(word) {
+        return true;
+    }
+    !words.remainder().is_empty() && word(&raw[raw.len() - 8..])
 }
 
 /// [`decode`] without its common case: every byte the rules stop at is
