@@ -1241,15 +1241,27 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 self.scopes.insert(id, s);
             }
         }
-        let mut groups: SmallVec<[u32; 8]> =
-            self.events.rules[rules].iter().flat_map(|r| self.rule_map[r.0 as usize].iter().copied()).collect();
+        // The handler groups of the matched rules, and whether any has
+        // element or end handlers: one pass.
+        let mut groups: SmallVec<[u32; 8]> = SmallVec::new();
+        let (mut has_element, mut has_end) = (false, false);
+        for r in &self.events.rules[rules] {
+            for &g in &self.rule_map[r.0 as usize] {
+                groups.push(g);
+                let h = &self.rules[g as usize];
+                has_element |= !h.element.is_empty();
+                has_end |= !h.end.is_empty();
+            }
+        }
         if self.rule_aliases {
             groups.sort_unstable();
         }
-        let has_element = groups.iter().any(|&g| !self.rules[g as usize].element.is_empty());
-        let end_groups: SmallVec<[u32; 8]> =
-            groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect();
-        if !has_element && end_groups.is_empty() {
+        let end_groups: SmallVec<[u32; 8]> = if has_end {
+            groups.iter().copied().filter(|&g| !self.rules[g as usize].end.is_empty()).collect()
+        } else {
+            SmallVec::new()
+        };
+        if !has_element && !has_end {
             self.emit_token_unchanged(token);
             return;
         }
