@@ -1051,11 +1051,44 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         debug_assert!(!self.has_content_rules, "content rules need a matcher");
         self.token_done = false;
         let fb = shadow_unobserved(&mut self.shadow, t);
+        let valid = chunk.and_then(|c| c.at(t.span()));
+        if let Some(valid) = valid
+            && self.whole_text.is_none()
+        {
+            return Some(self.doc_text_token(t, mode, valid, fb));
+        }
         self.cursor = t.span().start;
         // No content rule: the piece's parent scopes nothing.
-        self.text_piece(t, mode, t.span().end, None, chunk.and_then(|c| c.at(t.span())));
+        self.text_piece(t, mode, t.span().end, None, valid);
         self.token_done = true;
         Some(self.finish_token(t, None, fb))
+    }
+
+    /// [`Core::text_token_unsplit`]'s common case, text token `t` (read in
+    /// `mode`, its bytes `valid`, shadow feedback `fb`) whose chunk was valid
+    /// UTF-8 and with no whole-node buffering: the one text piece
+    /// [`Core::text_piece_handled`] would make of it for document text
+    /// handlers alone (no content rule, no open text node), without that
+    /// path's general cases — scopes, pieces, other encodings, held nodes.
+    /// `tests/tests/rewriter_roundtrip.rs` (item 4) compares what a document
+    /// text handler sees here with the full path on every input and
+    /// chunking.
+    #[inline(never)]
+    fn doc_text_token(&mut self, t: &Token<'_>, mode: TextMode, valid: &str, fb: Feedback) -> Feedback {
+        let span = t.span();
+        self.cursor = span.end;
+        if !span.is_empty() {
+            let text = t.text_reusing_valid(valid, &mut self.text_spare).unwrap_or_default();
+            debug_assert!(self.text.is_none() && !self.has_content_rules, "no text node is open, no content rule");
+            self.text = Some(OpenText { groups: None, doc: true, span, mode });
+            self.run_text_handlers(&[], true, &text, t.raw(), mode, span, false);
+            if !self.token_done {
+                self.emit(t.raw());
+            }
+            self.give_back(text);
+        }
+        self.token_done = true;
+        self.finish_token(t, None, fb)
     }
 
     /// The end of a token: the comment (its handlers scoped by
