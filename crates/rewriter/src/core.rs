@@ -15,7 +15,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use encoding_rs::Encoding;
-use htrewrite_selectors::{Matcher, RuleId};
+use htrewrite_selectors::{ElementInfo, Matcher, RuleId};
 use htrewrite_shadow::{
     CloseCause, Event, EventSink, InsertionMode, Namespace, NoEvents, NodeId, Origin, Position, Shadow, ShadowAttr,
     TextRules, TreeToken,
@@ -150,34 +150,39 @@ impl Collector {
 impl EventSink for Collector {
     fn event(&mut self, e: Event<'_>) {
         let start = self.rules.len();
+        if let Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing } = e {
+            // The rules this element matches, straight from the matcher (what
+            // `Matcher::event` lists as the matches of `id`, without the list).
+            if let Some(m) = self.matcher.as_mut() {
+                self.rules.extend_from_slice(m.element_opened(&ElementInfo { id, name, ns, attrs, position }));
+            }
+            let matched = self.rules.len() > start;
+            let detached = position == Position::Detached;
+            self.detached |= detached;
+            let keep = matched || detached || !origin.is_from_start_tag();
+            self.actions.push(Action::Opened {
+                id,
+                ns,
+                origin,
+                parent: if detached { None } else { position.parent() },
+                self_closing,
+                name: keep.then(|| {
+                    self.names.push_str(name);
+                    self.names.len() - name.len()..self.names.len()
+                }),
+                attrs: (keep && !origin.is_from_start_tag()).then(|| {
+                    self.attrs.extend_from_slice(attrs);
+                    self.attrs.len() - attrs.len()..self.attrs.len()
+                }),
+                rules: start..self.rules.len(),
+            });
+            return;
+        }
         let matches = match self.matcher.as_mut() {
             Some(m) => m.event(&e),
             None => &[],
         };
         match e {
-            Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing } => {
-                self.rules.extend(matches.iter().filter(|m| m.element == id).map(|m| m.rule));
-                let matched = self.rules.len() > start;
-                let detached = position == Position::Detached;
-                self.detached |= detached;
-                let keep = matched || detached || !origin.is_from_start_tag();
-                self.actions.push(Action::Opened {
-                    id,
-                    ns,
-                    origin,
-                    parent: if detached { None } else { position.parent() },
-                    self_closing,
-                    name: keep.then(|| {
-                        self.names.push_str(name);
-                        self.names.len() - name.len()..self.names.len()
-                    }),
-                    attrs: (keep && !origin.is_from_start_tag()).then(|| {
-                        self.attrs.extend_from_slice(attrs);
-                        self.attrs.len() - attrs.len()..self.attrs.len()
-                    }),
-                    rules: start..self.rules.len(),
-                });
-            }
             Event::NodeMoved { .. } => {
                 // Detached elements placed now, each with its rules.
                 let mut i = 0;
