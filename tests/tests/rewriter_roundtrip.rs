@@ -121,16 +121,7 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
         }
         let alone = doc_text(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
         let beside = doc_text(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
-        if alone != beside {
-            let i = alone.iter().zip(&beside).position(|(a, b)| a != b).unwrap_or(alone.len().min(beside.len()));
-            return Err(format!(
-                "{}: a document text handler alone saw {:?} at chunk {i}, beside `*` {:?}",
-                chunking.describe(input.len()),
-                alone.get(i),
-                beside.get(i)
-            )
-            .into());
-        }
+        same_log(&chunking, input.len(), "a document text handler alone", "beside `*`", &alone, &beside)?;
         if !matches!(chunking, Chunking::Every(_)) {
             let alone = editing(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
             let beside = editing(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
@@ -143,22 +134,19 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
                 )
                 .into());
             }
-            if alone.1 != beside.1 {
-                let (a, b) = (&alone.1, &beside.1);
-                let i = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-                return Err(format!(
-                    "{}: editing element handlers alone saw {:?} at entry {i}, beside a text handler {:?}",
-                    chunking.describe(input.len()),
-                    a.get(i),
-                    b.get(i)
-                )
-                .into());
-            }
+            same_log(
+                &chunking,
+                input.len(),
+                "editing element handlers alone",
+                "beside a text handler",
+                &alone.1,
+                &beside.1,
+            )?;
         }
         match &first_log {
             None => first_log = Some((chunking, log)),
             Some((c0, log0)) if *log0 != log => {
-                let i = log0.iter().zip(&log).position(|(a, b)| a != b).unwrap_or(log0.len().min(log.len()));
+                let i = first_differing_entry(log0, &log);
                 return Err(format!(
                     "handlers saw different things with {} and {}: entry {i}: {:?} vs {:?}",
                     c0.describe(input.len()),
@@ -172,6 +160,29 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
         }
     }
     Ok(())
+}
+
+/// `Ok` when logs `a` (seen by `who`) and `b` (seen `beside`) are equal; otherwise an error naming
+/// the chunking and the first entry where they differ.
+fn same_log(
+    chunking: &Chunking,
+    len: usize,
+    who: &str,
+    beside: &str,
+    a: &[String],
+    b: &[String],
+) -> Result<(), Failed> {
+    if a == b {
+        return Ok(());
+    }
+    let i = first_differing_entry(a, b);
+    Err(format!("{}: {who} saw {:?} at entry {i}, {beside} {:?}", chunking.describe(len), a.get(i), b.get(i)).into())
+}
+
+/// The index of the first entry where logs `a` and `b` differ (the shorter one's length when it
+/// is the start of the other).
+fn first_differing_entry(a: &[String], b: &[String]) -> usize {
+    a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()))
 }
 
 fn difference(what: &str, chunking: &Chunking, input: &[u8], out: &[u8]) -> String {
