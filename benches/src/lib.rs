@@ -19,11 +19,14 @@ pub mod pipeline;
 
 use std::path::{Path, PathBuf};
 
+use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::{TagNamePolicy, Token, TokenKind, Tokenizer};
 
 /// The environment variable naming a folder whose files are all benchmarked
-/// instead of the vendored subset (CI sets it to `../shared/corpus`).
-pub const CORPUS_ENV: &str = "HTREWRITE_CORPUS";
+/// instead of the vendored subset (CI sets it to `../shared/corpus`; a
+/// relative path is taken from the workspace root, as for the tests:
+/// [`htrewrite_testkit::corpus::env_corpus`]).
+pub use htrewrite_testkit::corpus::CORPUS_ENV;
 
 /// One input document.
 #[derive(Debug, Clone)]
@@ -37,10 +40,7 @@ pub struct Page {
 /// The folder the benchmarks read: `$HTREWRITE_CORPUS` when set, else the
 /// vendored subset `tests/data/corpus/` of this repository.
 pub fn corpus_dir() -> PathBuf {
-    match std::env::var_os(CORPUS_ENV) {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/corpus"),
-    }
+    corpus::env_corpus().unwrap_or_else(|| corpus::workspace_root().join("tests/data/corpus"))
 }
 
 /// Every HTML file under `dir` (recursively; `.html`/`.htm` names), sorted by
@@ -49,23 +49,8 @@ pub fn corpus_dir() -> PathBuf {
 /// # Errors
 /// If `dir` or a file in it cannot be read.
 pub fn load_pages(dir: &Path) -> std::io::Result<Vec<Page>> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<Page>) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                walk(root, &path, out)?;
-            } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-                let rel = path.strip_prefix(root).unwrap_or(&path);
-                let name = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                out.push(Page { name, bytes: std::fs::read(&path)? });
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(out)
+    let files = corpus::files_under(dir)?.into_iter().filter(|(_, path)| corpus::is_html(path));
+    files.map(|(name, path)| Ok(Page { name, bytes: std::fs::read(path)? })).collect()
 }
 
 /// The pages lol-html's own benchmarks use; always benchmarked one by one.

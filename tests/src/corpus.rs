@@ -1,34 +1,8 @@
 //! Real pages: the vendored subset (`data/corpus`) and the folder named by `HTREWRITE_CORPUS`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// The environment variable naming a folder of extra pages for the round-trip tests.
-pub const CORPUS_ENV: &str = "HTREWRITE_CORPUS";
-
-/// Every file under `dir`, recursively (following symbolic links to files), as `(path relative
-/// to dir with '/' separators, full path)`, sorted by relative path.
-pub fn files_under(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
-    out.sort();
-    Ok(out)
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let ty = entry.file_type()?;
-        if ty.is_dir() {
-            walk(root, &path, out)?;
-        } else if ty.is_file() || (ty.is_symlink() && path.is_file()) {
-            let rel = path.strip_prefix(root).unwrap_or(&path);
-            let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-            out.push((rel, path));
-        }
-    }
-    Ok(())
-}
+pub use htrewrite_testkit::corpus::{CORPUS_ENV, files_under};
 
 /// The vendored real pages listed in `data/corpus/MANIFEST.tsv`, as `(relative path, full
 /// path, bytes, sha256)`.
@@ -61,16 +35,14 @@ pub enum EnvPages {
     Pages(Vec<(String, PathBuf)>),
 }
 
-/// The pages under `$HTREWRITE_CORPUS` (see [`EnvPages`]).
+/// The pages under `$HTREWRITE_CORPUS` (see [`EnvPages`]; a relative path is taken from the
+/// workspace root, [`htrewrite_testkit::corpus::env_corpus`]).
 pub fn env_pages() -> EnvPages {
-    match std::env::var_os(CORPUS_ENV) {
+    match htrewrite_testkit::corpus::env_corpus() {
         None => EnvPages::Unset,
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            match files_under(&dir) {
-                Ok(files) if !files.is_empty() => EnvPages::Pages(files),
-                _ => EnvPages::Empty(dir),
-            }
-        }
+        Some(dir) => match files_under(&dir) {
+            Ok(files) if !files.is_empty() => EnvPages::Pages(files),
+            _ => EnvPages::Empty(dir),
+        },
     }
 }

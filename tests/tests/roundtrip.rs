@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use htrewrite_conformance::chunking::Chunking;
-use htrewrite_conformance::corpus::{self, CORPUS_ENV};
+use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
 use htrewrite_conformance::{escape_bytes, escape_str, html5lib, tree_construction};
 use htrewrite_tokenizer::{Span, TagNamePolicy, TextMode, Token, TokenKind, Tokenizer};
@@ -73,24 +73,19 @@ fn main() {
         add(format!("corpus/{rel}"), Source::File { path, expected_len: Some(bytes) }, DOCUMENT);
     }
 
-    match std::env::var_os(CORPUS_ENV) {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            match corpus::files_under(&dir) {
-                Ok(files) if !files.is_empty() => {
-                    for (rel, path) in files {
-                        add(format!("HTREWRITE_CORPUS/{rel}"), Source::File { path, expected_len: None }, DOCUMENT);
-                    }
-                }
-                Ok(_) => trials.push(Trial::test(format!("corpus: {CORPUS_ENV} has no files"), move || {
-                    Err(format!("{CORPUS_ENV}={} holds no file", dir.display()).into())
-                })),
-                Err(e) => trials.push(Trial::test(format!("corpus: {CORPUS_ENV} unreadable"), move || {
-                    Err(format!("{CORPUS_ENV}={}: {e}", dir.display()).into())
-                })),
+    match corpus::env_pages() {
+        EnvPages::Pages(files) => {
+            for (rel, path) in files {
+                add(format!("HTREWRITE_CORPUS/{rel}"), Source::File { path, expected_len: None }, DOCUMENT);
             }
         }
-        None => trials.push(Trial::test(format!("corpus: {CORPUS_ENV} not set"), || Ok(())).with_ignored_flag(true)),
+        EnvPages::Empty(dir) => trials
+            .push(Trial::test(format!("corpus: {CORPUS_ENV} holds no readable file"), move || {
+                Err(format!("{CORPUS_ENV}={}", dir.display()).into())
+            })),
+        EnvPages::Unset => {
+            trials.push(Trial::test(format!("corpus: {CORPUS_ENV} not set"), || Ok(())).with_ignored_flag(true))
+        }
     }
 
     // The vendored data must be complete.

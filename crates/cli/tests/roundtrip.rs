@@ -1,26 +1,13 @@
 //! Round-trip: `htrewrite FILE` with no actions prints every real page byte
 //! for byte — the vendored pages in `tests/data/corpus/` and, when
-//! `HTREWRITE_CORPUS` names a folder, every `.html` file under it. One named
+//! `HTREWRITE_CORPUS` names a folder, every `.html` or `.htm` file under it. One named
 //! test per page (`cargo test -p htrewrite-cli --test roundtrip -- NAME`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use htrewrite_testkit::corpus;
 use libtest_mimic::{Arguments, Failed, Trial};
-
-fn pages(dir: &Path, prefix: &str, out: &mut Vec<(String, PathBuf)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        let name = format!("{prefix}{}", path.file_name().unwrap_or_default().to_string_lossy());
-        if path.is_dir() {
-            pages(&path, &format!("{name}/"), out);
-        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-            out.push((name, path));
-        }
-    }
-}
 
 fn roundtrip(path: &Path, args: &[&str]) -> Result<(), Failed> {
     let input = std::fs::read(path).map_err(|e| format!("read {}: {e}", path.display()))?;
@@ -39,13 +26,11 @@ fn roundtrip(path: &Path, args: &[&str]) -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/corpus");
-    let mut found = Vec::new();
-    pages(&root, "vendored/", &mut found);
-    if let Some(dir) = std::env::var_os("HTREWRITE_CORPUS") {
-        pages(Path::new(&dir), "corpus/", &mut found);
-    }
-    assert!(!found.is_empty(), "no pages under {}", root.display());
+    let mut found: Vec<(String, PathBuf)> =
+        corpus::vendored_html_pages().into_iter().map(|(rel, path)| (format!("vendored/{rel}"), path)).collect();
+    // A variable that names no pages fails here rather than testing nothing.
+    let extra = corpus::env_html_pages().unwrap_or_default();
+    found.extend(extra.into_iter().map(|(rel, path)| (format!("corpus/{rel}"), path)));
     let mut trials = Vec::new();
     for (name, path) in found {
         let p = path.clone();

@@ -30,6 +30,7 @@ use std::sync::{Arc, Mutex};
 
 use htrewrite_selectors::{Matcher, Program};
 use htrewrite_shadow::{Event, NodeId, Position, Shadow, ShadowAttr, ShadowOptions, ShadowSink};
+use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
@@ -224,12 +225,8 @@ fn main() {
     }
 
     // The whole real-page corpus when `HTREWRITE_CORPUS` names it, else the vendored subset.
-    let corpus = std::env::var_os("HTREWRITE_CORPUS").map_or_else(|| root.join("tests/data/corpus"), PathBuf::from);
-    let mut pages = Vec::new();
-    collect_html(&corpus, &mut pages);
-    pages.sort();
-    for page in pages {
-        let name = page.strip_prefix(&corpus).unwrap_or(&page).to_string_lossy().into_owned();
+    // A set variable that names no pages fails here rather than testing nothing.
+    for (name, page) in corpus::env_html_pages().unwrap_or_else(corpus::vendored_html_pages) {
         let totals = Arc::clone(&totals);
         trials.push(Trial::test(format!("corpus::{name}"), move || {
             let doc = String::from_utf8_lossy(&std::fs::read(&page).expect("page")).into_owned();
@@ -264,18 +261,6 @@ fn main() {
         }
     }
     conclusion.exit();
-}
-
-fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries {
-        let p = e.expect("entry").path();
-        if p.is_dir() {
-            collect_html(&p, out);
-        } else if p.extension().is_some_and(|x| x == "html" || x == "htm") {
-            out.push(p);
-        }
-    }
 }
 
 /// The `#data` of each html5lib case; `None` for fragment cases.

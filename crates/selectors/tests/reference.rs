@@ -28,6 +28,7 @@ use htrewrite_selectors::{
 use htrewrite_shadow::{
     AttrNamespace, Event, Namespace, NodeId, Position, QuirksMode, Shadow, ShadowAttr, ShadowOptions, ShadowSink,
 };
+use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::Tokenizer;
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -106,12 +107,8 @@ fn main() {
             Ok(())
         }));
     }
-    let mut pages = Vec::new();
-    let corpus = std::env::var_os("HTREWRITE_CORPUS").map_or_else(|| root.join("tests/data/corpus"), PathBuf::from);
-    collect_html(&corpus, &mut pages);
-    pages.sort();
-    for page in pages {
-        let name = page.strip_prefix(&corpus).unwrap_or(&page).to_string_lossy().into_owned();
+    // A set variable that names no pages fails here rather than testing nothing.
+    for (name, page) in corpus::env_html_pages().unwrap_or_else(corpus::vendored_html_pages) {
         trials.push(Trial::test(format!("corpus::{name}"), move || {
             check(&String::from_utf8_lossy(&std::fs::read(&page).expect("page")))
         }));
@@ -126,18 +123,6 @@ fn main() {
         FOSTER_DOCS.load(Ordering::Relaxed)
     );
     conclusion.exit();
-}
-
-fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries {
-        let p = e.expect("entry").path();
-        if p.is_dir() {
-            collect_html(&p, out);
-        } else if p.extension().is_some_and(|x| x == "html" || x == "htm") {
-            out.push(p);
-        }
-    }
 }
 
 struct Node {

@@ -7,6 +7,8 @@
 //! - [`env_seed`]: the `HTREWRITE_SEED` variable with which a printed seed is replayed;
 //! - [`permutations`] and [`shuffled`]: the orders in which tests fill slots or resolve futures
 //!   (every order for small cases, seeded shuffles beyond);
+//! - [`corpus`]: the folder of real pages named by `HTREWRITE_CORPUS` (a relative path taken
+//!   from the workspace root, wherever cargo runs the test) and the walk over its pages;
 //! - [`differences`]: the reader of the `expected-differences.toml` lists (upstream cases that
 //!   the current HTML Standard made stale).
 //!
@@ -17,6 +19,7 @@
 //! replay, so both keep the exact streams of the copies they replace.
 #![forbid(unsafe_code)]
 
+pub mod corpus;
 pub mod differences;
 mod orders;
 mod rng;

@@ -4,22 +4,9 @@
 //! `HTREWRITE_CORPUS` when set) and per chunk size, plus a large document of
 //! short tokens. Each trial prints `max held / longest token / document`.
 
+use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
 use libtest_mimic::{Arguments, Failed, Trial};
-
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus");
-
-fn pages(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            pages(&p, out);
-        } else if p.extension().is_some_and(|x| x == "html") {
-            out.push(p);
-        }
-    }
-}
 
 /// Feeds `doc` in `chunk`-byte chunks; returns (most bytes held after a
 /// chunk, longest token, most attribute spans of one tag).
@@ -49,11 +36,10 @@ fn check(doc: &[u8], chunk: usize) -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let mut files = Vec::new();
-    pages(std::path::Path::new(CORPUS), &mut files);
-    if let Ok(extra) = std::env::var("HTREWRITE_CORPUS") {
-        pages(std::path::Path::new(&extra), &mut files);
-    }
+    let mut files = corpus::vendored_html_pages();
+    // A variable that names no pages fails here rather than testing nothing.
+    files.extend(corpus::env_html_pages().unwrap_or_default());
+    let mut files: Vec<_> = files.into_iter().map(|(_, path)| path).collect();
     files.sort();
     let mut trials = Vec::new();
     for path in files {
