@@ -40,7 +40,7 @@ pub struct Page {
 /// The folder the benchmarks read: `$HTREWRITE_CORPUS` when set, else the
 /// vendored subset `tests/data/corpus/` of this repository.
 pub fn corpus_dir() -> PathBuf {
-    corpus::env_corpus().unwrap_or_else(|| corpus::workspace_root().join("tests/data/corpus"))
+    corpus::env_corpus().unwrap_or_else(corpus::vendored_dir)
 }
 
 /// Every HTML file under `dir` (recursively; `.html`/`.htm` names), sorted by

@@ -64,26 +64,15 @@ const REGRESSIONS: &[(&str, &[u8])] = &[
     ("column-group-in-template-text-spaces", b"<template><col>a b\r\nc d"),
 ];
 
-/// The vendored real pages, `tests/data/corpus/**/*.html`, as `corpus/<path>`.
+/// The vendored real pages, `tests/data/corpus/**/*.html` (and `.htm`), as `corpus/<path>`.
 fn corpus() -> Vec<(String, Vec<u8>)> {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus"));
-    let mut pages = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display())) {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "html") {
-                let rel = path.strip_prefix(root).expect("under the corpus").to_string_lossy().replace('\\', "/");
-                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-                pages.push((format!("corpus/{rel}"), bytes));
-            }
-        }
-    }
-    pages.sort();
-    assert!(!pages.is_empty(), "no pages under {}", root.display());
-    pages
+    htrewrite_testkit::corpus::vendored_html_pages()
+        .into_iter()
+        .map(|(rel, path)| {
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            (format!("corpus/{rel}"), bytes)
+        })
+        .collect()
 }
 
 /// A real page: lossless, and the shadow's events do not depend on the chunking (once adjacent

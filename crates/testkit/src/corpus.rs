@@ -49,7 +49,7 @@ pub fn env_corpus() -> Option<PathBuf> {
     std::env::var_os(CORPUS_ENV).filter(|d| !d.is_empty()).map(|d| resolve(Path::new(&d)))
 }
 
-/// Every file under `dir`, recursively (following symbolic links to files), as `(path relative
+/// Every file under `dir`, recursively (following symbolic links), as `(path relative
 /// to dir with '/' separators, full path)`, sorted by relative path.
 ///
 /// # Errors
@@ -112,7 +112,18 @@ pub fn env_html_pages() -> Option<Vec<(String, PathBuf)>> {
     Some(html_pages(&dir).unwrap_or_else(|e| panic!("{CORPUS_ENV} names {e}")))
 }
 
-/// The HTML pages vendored in the repository, under `tests/data/corpus` ([`html_pages`]).
+/// The folder of the real pages vendored in the repository, `tests/data/corpus` (each listed with
+/// its size and SHA-256 in its `MANIFEST.tsv`).
+///
+/// # Example
+/// ```
+/// assert!(htrewrite_testkit::corpus::vendored_dir().join("MANIFEST.tsv").is_file());
+/// ```
+pub fn vendored_dir() -> PathBuf {
+    workspace_root().join("tests/data/corpus")
+}
+
+/// The HTML pages vendored in the repository, under [`vendored_dir`] ([`html_pages`]).
 ///
 /// # Panics
 /// If that folder cannot be read or holds no page (a broken checkout).
@@ -122,7 +133,7 @@ pub fn env_html_pages() -> Option<Vec<(String, PathBuf)>> {
 /// assert!(htrewrite_testkit::corpus::vendored_html_pages().len() >= 31);
 /// ```
 pub fn vendored_html_pages() -> Vec<(String, PathBuf)> {
-    html_pages(&workspace_root().join("tests/data/corpus")).unwrap_or_else(|e| panic!("the vendored corpus: {e}"))
+    html_pages(&vendored_dir()).unwrap_or_else(|e| panic!("the vendored corpus: {e}"))
 }
 
 /// The HTML pages under `dir` ([`files_under`], filtered by [`is_html`]).
@@ -132,7 +143,7 @@ pub fn vendored_html_pages() -> Vec<(String, PathBuf)> {
 ///
 /// # Example
 /// ```
-/// let vendored = htrewrite_testkit::corpus::workspace_root().join("tests/data/corpus");
+/// let vendored = htrewrite_testkit::corpus::vendored_dir();
 /// assert!(htrewrite_testkit::corpus::html_pages(&vendored)?.len() > 10);
 /// # Ok::<(), String>(())
 /// ```
@@ -154,15 +165,13 @@ mod tests {
 
     #[test]
     fn a_relative_path_is_taken_from_the_workspace_root() {
-        let root = workspace_root();
-        assert_eq!(resolve(Path::new("tests/data/corpus")), root.join("tests/data/corpus"));
+        assert_eq!(resolve(Path::new("tests/data/corpus")), vendored_dir());
         assert!(resolve(Path::new("tests/data/corpus")).join("MANIFEST.tsv").is_file());
     }
 
     #[test]
     fn files_are_listed_recursively_and_sorted() {
-        let dir = workspace_root().join("tests/data/corpus");
-        let files = files_under(&dir).expect("the vendored corpus is readable");
+        let files = files_under(&vendored_dir()).expect("the vendored corpus is readable");
         assert!(files.windows(2).all(|w| w[0].0 < w[1].0), "sorted by relative path");
         assert!(files.iter().any(|(rel, _)| rel.contains('/') && is_html(Path::new(rel))), "pages in subfolders");
         assert!(files.iter().all(|(rel, full)| full.ends_with(rel)));
