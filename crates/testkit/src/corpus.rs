@@ -49,7 +49,7 @@ pub fn env_corpus() -> Option<PathBuf> {
     std::env::var_os(CORPUS_ENV).filter(|d| !d.is_empty()).map(|d| resolve(Path::new(&d)))
 }
 
-/// Every file under `dir`, recursively (following symbolic links), as `(path relative
+/// Every file under `dir`, recursively (following symbolic links to files, not to folders), as `(path relative
 /// to dir with '/' separators, full path)`, sorted by relative path.
 ///
 /// # Errors
@@ -65,10 +65,13 @@ pub fn env_corpus() -> Option<PathBuf> {
 pub fn files_under(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> std::io::Result<()> {
         for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
+            let entry = entry?;
+            let path = entry.path();
+            let ty = entry.file_type()?;
+            // A link to a folder is not followed (no cycle can loop the walk); one to a file is.
+            if ty.is_dir() {
                 walk(root, &path, out)?;
-            } else if path.is_file() {
+            } else if ty.is_file() || (ty.is_symlink() && path.is_file()) {
                 let rel = path.strip_prefix(root).unwrap_or(&path);
                 let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
                 out.push((rel, path));
