@@ -74,7 +74,22 @@ pub(crate) enum Context<'a> {
     CdataSection,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// The context of text read in `mode`; `name` is the element's, read
+    /// only for RAWTEXT.
+    #[inline(always)]
+    pub(crate) fn of(mode: htrewrite_tokenizer::TextMode, name: &'a str) -> Context<'a> {
+        use htrewrite_tokenizer::TextMode;
+        match mode {
+            TextMode::Data => Context::Data,
+            TextMode::Rcdata => Context::Rcdata,
+            TextMode::Rawtext => Context::Rawtext(name),
+            TextMode::ScriptData => Context::ScriptData,
+            TextMode::Plaintext => Context::Plaintext,
+            TextMode::CdataSection => Context::CdataSection,
+        }
+    }
+
     /// Whether a character reference can stand in for an unencodable character.
     fn allows_references(self) -> bool {
         matches!(self, Context::Data | Context::Rcdata)

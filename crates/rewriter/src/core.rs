@@ -269,14 +269,7 @@ fn rawtext_name(name: &str) -> Cow<'static, str> {
 
 impl ContextOwned {
     fn of(mode: TextMode, name: &str) -> ContextOwned {
-        match mode {
-            TextMode::Data => ContextOwned::Data,
-            TextMode::Rcdata => ContextOwned::Rcdata,
-            TextMode::Rawtext => ContextOwned::Rawtext(rawtext_name(name)),
-            TextMode::ScriptData => ContextOwned::ScriptData,
-            TextMode::Plaintext => ContextOwned::Plaintext,
-            TextMode::CdataSection => ContextOwned::CdataSection,
-        }
+        ContextOwned::from_context(Context::of(mode, name))
     }
     /// The owned form of `ctx`.
     pub(crate) fn from_context(ctx: Context<'_>) -> ContextOwned {
@@ -1078,7 +1071,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// `tests/tests/rewriter_roundtrip.rs` (item 4) compares what a document
     /// text handler sees here with the full path on every input and
     /// chunking.
-    #[inline(never)]
+    #[inline(always)]
     fn doc_text_token(&mut self, t: &Token<'_>, mode: TextMode, valid: &str, fb: Feedback) -> Feedback {
         let span = t.span();
         self.cursor = span.end;
@@ -1304,11 +1297,11 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             return;
         }
         let name = name.unwrap_or_default();
+        // Only a RAWTEXT context names its element: the name is not decoded for the others.
+        let rawtext_name = token.filter(|_| fb.text_mode == TextMode::Rawtext).map(|t| t.tag_name());
         let ctx = match token {
-            // Only a RAWTEXT context names its element: the name is not decoded for the others.
-            Some(t) if fb.text_mode == TextMode::Rawtext => ContextOwned::of(fb.text_mode, &t.tag_name()),
-            Some(_) => ContextOwned::of(fb.text_mode, ""),
-            None => ContextOwned::Data,
+            Some(_) => Context::of(fb.text_mode, rawtext_name.as_deref().unwrap_or_default()),
+            None => Context::Data,
         };
         // Untouched: the state `Edits::default()` makes, apart from capacity.
         let parse_level = self.edits_parse_level();
@@ -1320,9 +1313,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         for &g in &groups {
             let n = self.rules[g as usize].element.len();
             for i in 0..n {
-                let src = Source { id, ns, origin, token: token.copied(), name, implied_attrs, self_closing, at };
+                let src = Source { id, ns, origin, token, name, implied_attrs, self_closing, at };
                 let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
-                let mut el = Element { src, ctx: ctx.get(), doc, e: edits };
+                let mut el = Element { src, ctx, doc, e: edits };
                 if let Err(e) = (self.rules[g as usize].element[i])(&mut el) {
                     *self.edits_spare = crate::element::Edits::default();
                     self.fail(RewritingError::Handler(e));
@@ -1337,6 +1330,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.emit_token_unchanged(token);
             return;
         }
+        let ctx = ContextOwned::from_context(ctx);
         let mut edits = std::mem::take(&mut *self.edits_spare);
         if let Some(slots) = &mut edits.slots {
             self.next_slot = edits.next_slot;
@@ -1716,6 +1710,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn run_text_handlers(
         &mut self,
         groups: &[u32],
@@ -1726,11 +1721,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         span: Span,
         last: bool,
     ) {
-        let ctx = ContextOwned::of(mode, &self.mode_name);
+        // Borrowed from `mode_name` while the handlers run (made owned below
+        // only when they changed something).
+        let ctx = Context::of(mode, &self.mode_name);
         // One chunk for every handler (they see each other's edits through
         // it), its edits in the kept `text_edits` (no construction per chunk).
         let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
-        let mut c = TextChunk { text, raw, mode, last, span, ctx: ctx.get(), doc, m: &mut self.text_edits };
+        let mut c = TextChunk { text, raw, mode, last, span, ctx, doc, m: &mut self.text_edits };
         let failed = 'run: {
             for &g in groups {
                 for h in &mut self.rules[g as usize].text {
@@ -1756,6 +1753,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // Handlers that only read (the common case) leave the edits untouched.
         if !self.text_edits.is_noop() {
             let m = std::mem::take(&mut self.text_edits);
+            let ctx = ContextOwned::of(mode, &self.mode_name);
             self.apply_changes(m, raw, ctx.get());
         }
     }
@@ -1785,7 +1783,25 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     /// The text node ended (a non-text token at `at`, or the end of input).
+    ///
+    /// The common case in line: no whole-node buffering and no character
+    /// left unfinished by a legacy decoder, so the last chunk is empty and
+    /// nothing is written.
+    #[inline]
     fn end_text_node(&mut self, at: u64) {
+        if self.whole_text.is_some() || self.text_decoder.is_some() {
+            return self.end_text_node_held(at);
+        }
+        let Some(open) = self.text.take() else { return };
+        let saved_done = std::mem::replace(&mut self.token_done, true);
+        let groups = open.groups.as_deref().unwrap_or_default();
+        self.run_text_handlers(groups, open.doc, "", b"", open.mode, Span::new(at, at), true);
+        self.token_done = saved_done;
+    }
+
+    /// [`Core::end_text_node`] with held text or an unfinished character.
+    #[inline(never)]
+    fn end_text_node_held(&mut self, at: u64) {
         let Some(open) = self.text.take() else { return };
         // A character the node's last bytes left unfinished (legacy encodings).
         let mut tail = String::new();

@@ -583,7 +583,7 @@ pub(crate) struct Source<'r> {
     pub(crate) ns: Namespace,
     pub(crate) origin: Origin,
     /// The start tag, for elements made from one.
-    pub(crate) token: Option<Token<'r>>,
+    pub(crate) token: Option<&'r Token<'r>>,
     /// The shadow's (adjusted) local name.
     pub(crate) name: &'r str,
     /// Attributes of elements without a start tag (clones keep their original's).
