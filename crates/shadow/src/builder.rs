@@ -340,7 +340,7 @@ impl Builder {
 
     /// The [appropriate place for inserting a node](https://html.spec.whatwg.org/multipage/parsing.html#appropriate-place-for-inserting-a-node),
     /// optionally with an override target (a stack position).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn appropriate_place(&self, target: Option<usize>) -> Position {
         let Some(t) = target.or(self.stack.end().checked_sub(1)) else {
             return Position::Append { parent: NodeId::DOCUMENT };
