@@ -119,10 +119,23 @@ fn check(name: &str, source: &Source) -> Result<(), Failed> {
         if out != input {
             return Err(difference("read-only handlers", &chunking, &input, &out).into());
         }
-        let alone = doc_text(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
-        let beside = doc_text(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        let alone = doc_text(&chunks, false, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+        let beside = doc_text(&chunks, true, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
         same_log(&chunking, input.len(), "a document text handler alone", "beside `*`", &alone, &beside)?;
         if !matches!(chunking, Chunking::Every(_)) {
+            // With line numbers, which count a token's lines after it.
+            let alone =
+                doc_text(&chunks, false, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+            let beside =
+                doc_text(&chunks, true, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
+            same_log(
+                &chunking,
+                input.len(),
+                "a document text handler alone, lines tracked",
+                "beside `*`",
+                &alone,
+                &beside,
+            )?;
             let alone = editing(&chunks, false).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
             let beside = editing(&chunks, true).map_err(|e| format!("{}: {e}", chunking.describe(input.len())))?;
             if alone.0 != beside.0 {
@@ -195,15 +208,15 @@ fn difference(what: &str, chunking: &Chunking, input: &[u8], out: &[u8]) -> Stri
     )
 }
 
-/// What a document-wide text handler sees in `chunks`, each chunk's text, source location,
-/// text mode and whether it ends its text node; with `star`, beside a `*` element handler that
-/// reads nothing (the selector puts every text token on the rewriter's full path).
-fn doc_text(chunks: &[&[u8]], star: bool) -> Result<Vec<String>, htrewrite::RewritingError> {
+/// What a document-wide text handler sees in `chunks`, each chunk's text, source location
+/// (with line and column when `lines`: `Settings::track_lines`), text mode and whether it ends
+/// its text node; with `star`, beside a `*` element handler that reads nothing (the selector
+/// puts every text token on the rewriter's full path).
+fn doc_text(chunks: &[&[u8]], star: bool, lines: bool) -> Result<Vec<String>, htrewrite::RewritingError> {
     let log = Rc::new(RefCell::new(Vec::<String>::new()));
     let l = log.clone();
-    let mut settings = Settings::new().doc_text(move |t| {
-        let entry =
-            format!("{:?} {:?} {:?} {}", t.as_str(), t.source_location().bytes, t.text_mode(), t.last_in_text_node());
+    let mut settings = Settings::new().track_lines(lines).doc_text(move |t| {
+        let entry = format!("{:?} {:?} {:?} {}", t.as_str(), t.source_location(), t.text_mode(), t.last_in_text_node());
         l.borrow_mut().push(entry);
         Ok(())
     });

@@ -1084,6 +1084,15 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 self.emit(t.raw());
             }
             self.give_back(text);
+            // Markup follows (`Token::ends_before_markup`): the next token is
+            // not text, and [`Core::end_text_node`] would give the node's empty
+            // last chunk at its start, before anything else; it is given now.
+            // Not with line numbers kept: they count this token's lines after it.
+            if t.ends_before_markup() && self.lines.is_none() && self.error.is_none() {
+                self.text = None;
+                self.token_done = true;
+                self.run_text_handlers(&[], true, "", b"", mode, Span::new(span.end, span.end), true);
+            }
         }
         self.token_done = true;
         self.finish_token(t, None, fb)

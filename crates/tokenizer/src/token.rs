@@ -169,6 +169,7 @@ pub struct Token<'a> {
     pub(crate) name: Rel,
     pub(crate) attributes: &'a [AttributeSpan],
     pub(crate) nul_free: bool,
+    pub(crate) markup_next: bool,
 }
 
 impl<'a> Token<'a> {
@@ -214,6 +215,34 @@ impl<'a> Token<'a> {
     #[inline]
     pub fn scanned_without_nul(&self) -> bool {
         self.nul_free
+    }
+
+    /// Whether this text token ends where the tokenizer has read markup:
+    /// `<` and a letter, `</`, `<!`, `<?`, the appropriate end tag of
+    /// RCDATA, RAWTEXT or script data, or `]]>` after CDATA text. Then the
+    /// next token the tokenizer emits is not text, and a consumer that ends a
+    /// text node at the next token that is not text may end it here.
+    /// `false` tells nothing: other tokens, and text cut where a chunk ends
+    /// (even before a `<`), may be followed by more text.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
+    /// let mut seen = Vec::new();
+    /// let mut sink = TagNamePolicy(|t: &Token<'_>| seen.push(t.ends_before_markup()));
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"a<b>c", &mut sink);
+    /// tokenizer.feed(b" d", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// drop(sink);
+    /// assert_eq!(seen, [true, false, false, false]); // `a`, `<b>`, `c`, ` d`
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    #[inline]
+    pub fn ends_before_markup(&self) -> bool {
+        self.markup_next
     }
 
     /// Whether the end of input terminated this token (an unclosed comment,

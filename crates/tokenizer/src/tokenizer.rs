@@ -438,9 +438,28 @@ impl Tokenizer {
     }
 
     /// Emits the pending text `token_start..markup_start` (if any) in `mode`,
-    /// so that a token can start at `markup_start`.
+    /// so that a token can start at `markup_start`: markup the scan has read
+    /// far enough to know it is no text (`<` and a letter, `</`, `<!`, `<?`,
+    /// an appropriate end tag, `]]>`), so the text token is marked
+    /// [`Token::ends_before_markup`].
     #[inline]
     pub(crate) fn emit_text_before_markup<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        mode: TextMode,
+        sink: &mut S,
+    ) {
+        if self.token_start < self.markup_start {
+            let end = self.markup_start;
+            self.emit_marked(chunk, base, end, TokenKind::Text(mode), false, true, sink);
+        }
+    }
+
+    /// [`Tokenizer::emit_text_before_markup`] at the end of a chunk, where
+    /// the markup is not read yet (a `<` at the chunk's end may still be
+    /// text): the token is not marked.
+    fn emit_text_before_unread_markup<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         base: u64,
@@ -480,13 +499,30 @@ impl Tokenizer {
         eof: bool,
         sink: &mut S,
     ) -> Feedback {
+        self.emit_marked(chunk, base, end, kind, eof, false, sink)
+    }
+
+    /// [`Tokenizer::emit`], the token marked [`Token::ends_before_markup`]
+    /// when `markup_next`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn emit_marked<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        end: u64,
+        kind: TokenKind,
+        eof: bool,
+        markup_next: bool,
+        sink: &mut S,
+    ) -> Feedback {
         let start = self.token_start;
         if start < base {
             let head = if end > base { &chunk[..(end - base) as usize] } else { &[] };
-            return self.emit_carried(head, end, kind, eof, sink);
+            return self.emit_carried(head, end, kind, eof, markup_next, sink);
         }
         let raw = &chunk[(start - base) as usize..(end - base) as usize];
-        self.deliver(raw, start, end, kind, eof, sink)
+        self.deliver(raw, start, end, kind, eof, markup_next, sink)
     }
 
     /// [`Tokenizer::emit`] for a token that began in an earlier chunk: its
@@ -499,13 +535,14 @@ impl Tokenizer {
         end: u64,
         kind: TokenKind,
         eof: bool,
+        markup_next: bool,
         sink: &mut S,
     ) -> Feedback {
         let start = self.token_start;
         let len = (end - start) as usize;
         let mut buf = std::mem::take(&mut self.buf);
         buf.extend_from_slice(head);
-        let feedback = self.deliver(&buf[..len], start, end, kind, eof, sink);
+        let feedback = self.deliver(&buf[..len], start, end, kind, eof, markup_next, sink);
         buf.drain(..len);
         self.buf = buf;
         feedback
@@ -514,8 +551,9 @@ impl Tokenizer {
     /// Hands the token `raw` (absolute offsets `start..end`) to `sink` and
     /// makes `end` the next token's start; after a start tag that asks for a
     /// text mode other than data, records its name as the appropriate end tag
-    /// name.
+    /// name. `markup_next`: see [`Token::ends_before_markup`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn deliver<S: TokenSink + ?Sized>(
         &mut self,
         raw: &[u8],
@@ -523,6 +561,7 @@ impl Tokenizer {
         end: u64,
         kind: TokenKind,
         eof: bool,
+        markup_next: bool,
         sink: &mut S,
     ) -> Feedback {
         let is_tag = matches!(kind, TokenKind::StartTag | TokenKind::EndTag);
@@ -535,6 +574,7 @@ impl Tokenizer {
             name: if is_tag { self.name } else { Rel::default() },
             attributes: if is_tag { &self.attrs } else { &[] },
             nul_free: kind == TokenKind::Text(TextMode::Data) && self.nul_free_to.0 >= end,
+            markup_next,
         };
         let feedback = sink.token(&token);
         if feedback.text_mode != TextMode::Data && kind == TokenKind::StartTag {
@@ -579,7 +619,7 @@ impl Tokenizer {
         }
         let kind = if self.is_end_tag { TokenKind::EndTag } else { TokenKind::StartTag };
         let end = base + gt as u64 + 1;
-        let feedback = self.deliver(&chunk[start..=gt], base + start as u64, end, kind, false, sink);
+        let feedback = self.deliver(&chunk[start..=gt], base + start as u64, end, kind, false, false, sink);
         self.state = if self.is_end_tag { State::Data } else { state_for_mode(feedback.text_mode) };
         if sink.pause() {
             return self.pause(chunk, gt + 1);
@@ -609,7 +649,7 @@ impl Tokenizer {
             Hold::Token => {}
             Hold::Markup => {
                 let mode = text_mode_of(self.state);
-                self.emit_text_before_markup(chunk, base, mode, sink);
+                self.emit_text_before_unread_markup(chunk, base, mode, sink);
             }
             Hold::Text { char_refs } => {
                 let cut = self.safe_text_end(chunk, base, char_refs);

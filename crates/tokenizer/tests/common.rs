@@ -26,6 +26,15 @@ pub struct Recorder {
     pub tokens: Vec<Rec>,
     /// Whether to answer with the by-tag-name text mode policy.
     pub policy: bool,
+    /// Whether the last token was text marked `ends_before_markup`.
+    pub markup_next: bool,
+}
+
+impl Recorder {
+    /// A recorder answering with the by-tag-name policy when `policy`.
+    pub fn new(policy: bool) -> Recorder {
+        Recorder { tokens: Vec::new(), policy, markup_next: false }
+    }
 }
 
 impl TokenSink for Recorder {
@@ -41,6 +50,20 @@ impl TokenSink for Recorder {
             t.raw(),
             t.span()
         );
+        // Consumers end a text node at this flag: the next token must not be
+        // text (checked here in every chunking, and at the end of input by `run`).
+        assert!(
+            !(self.markup_next && matches!(t.kind(), TokenKind::Text(_))),
+            "text {:?} at {:?} follows a text token marked ends_before_markup",
+            t.raw(),
+            t.span()
+        );
+        assert!(
+            !t.ends_before_markup() || matches!(t.kind(), TokenKind::Text(_)),
+            "ends_before_markup set on {:?}",
+            t.kind()
+        );
+        self.markup_next = t.ends_before_markup();
         let text = t.text().map(|c| c.into_owned());
         self.tokens.push(Rec { kind: t.kind(), span: t.span(), raw: t.raw().to_vec(), text, errors });
         if self.policy && t.kind() == TokenKind::StartTag {
@@ -78,13 +101,14 @@ pub fn run(input: &[u8], splits: &[usize], policy: bool, start: Option<(TextMode
         Some((mode, name)) => Tokenizer::with_text_mode(mode, Some(name)),
         None => Tokenizer::new(),
     };
-    let mut sink = Recorder { tokens: Vec::new(), policy };
+    let mut sink = Recorder::new(policy);
     let mut from = 0;
     for &s in splits.iter().chain(std::iter::once(&input.len())) {
         t.feed(&input[from..s], &mut sink);
         from = s;
     }
     t.finish(&mut sink);
+    assert!(!sink.markup_next, "the input ends after text marked ends_before_markup: {input:?} at {splits:?}");
     sink.tokens
 }
 

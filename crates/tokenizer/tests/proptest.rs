@@ -192,7 +192,7 @@ impl TokenSink for Pauser {
 /// pause, and `insert` at the first pause; the tokens.
 fn run_pausing(input: &[u8], splits: &[usize], pause_at: Option<usize>, insert: &[u8]) -> Vec<Rec> {
     let mut t = Tokenizer::new();
-    let mut sink = Pauser { inner: Recorder { tokens: Vec::new(), policy: true }, tags: 0, pause_at, asked: false };
+    let mut sink = Pauser { inner: Recorder::new(true), tags: 0, pause_at, asked: false };
     let mut inserted = false;
     let mut from = 0;
     for &s in splits.iter().chain(std::iter::once(&input.len())) {

@@ -144,7 +144,7 @@ fn check(input: &[u8], mode: TextMode, last: Option<&[u8]>, policy: bool) -> Res
     states.push(start);
     for k in 0..n {
         let mut t = states[k].clone();
-        let mut sink = Recorder { tokens: Vec::new(), policy };
+        let mut sink = Recorder::new(policy);
         t.feed(&input[k..k + 1], &mut sink);
         outs.push(sink.tokens);
         states.push(t);
@@ -154,7 +154,7 @@ fn check(input: &[u8], mode: TextMode, last: Option<&[u8]>, policy: bool) -> Res
         for j in i + 1..=n {
             expected.extend(outs[j - 1].iter().cloned());
             let mut t = states[i].clone();
-            let mut sink = Recorder { tokens: Vec::new(), policy };
+            let mut sink = Recorder::new(policy);
             t.feed(&input[i..j], &mut sink);
             if t != states[j] {
                 return Err(format!(
