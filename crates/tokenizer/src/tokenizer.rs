@@ -308,21 +308,21 @@ impl Tokenizer {
             | State::AttributeValueUnquoted
             | State::AfterAttributeValueQuoted
             | State::SelfClosingStartTag => {
-                self.emit(&[], end, end, TokenKind::Dropped(DropReason::EofInTag), true, sink);
+                self.emit(&[], end, end, TokenKind::Dropped(DropReason::EofInTag), true, false, sink);
             }
             State::ProcessingInstructionOpen
             | State::ProcessingInstructionTarget
             | State::ProcessingInstructionData => {
                 let kind = TokenKind::Dropped(DropReason::EofInProcessingInstruction);
-                self.emit(&[], end, end, kind, true, sink);
+                self.emit(&[], end, end, kind, true, false, sink);
             }
             State::MarkupDeclarationOpen(_) => {
                 let kind = TokenKind::Comment(CommentKind::BogusMarkupDeclaration);
-                self.emit(&[], end, end, kind, true, sink);
+                self.emit(&[], end, end, kind, true, false, sink);
             }
             State::BogusComment => {
                 let kind = TokenKind::Comment(self.comment_kind);
-                self.emit(&[], end, end, kind, true, sink);
+                self.emit(&[], end, end, kind, true, false, sink);
             }
             State::CommentStart
             | State::CommentStartDash
@@ -330,10 +330,10 @@ impl Tokenizer {
             | State::CommentEndDash
             | State::CommentEnd
             | State::CommentEndBang => {
-                self.emit(&[], end, end, TokenKind::Comment(CommentKind::Regular), true, sink);
+                self.emit(&[], end, end, TokenKind::Comment(CommentKind::Regular), true, false, sink);
             }
             State::Doctype => {
-                self.emit(&[], end, end, TokenKind::Doctype, true, sink);
+                self.emit(&[], end, end, TokenKind::Doctype, true, false, sink);
             }
             state => {
                 if matches!(state, State::CdataSection | State::CdataSectionBracket | State::CdataSectionEnd) {
@@ -344,7 +344,7 @@ impl Tokenizer {
                     sink.parse_error(ParseError { code, span: here });
                 }
                 if self.token_start < end {
-                    self.emit(&[], end, end, TokenKind::Text(text_mode_of(state)), true, sink);
+                    self.emit(&[], end, end, TokenKind::Text(text_mode_of(state)), true, false, sink);
                 }
             }
         }
@@ -450,25 +450,25 @@ impl Tokenizer {
         mode: TextMode,
         sink: &mut S,
     ) {
-        if self.token_start < self.markup_start {
-            let end = self.markup_start;
-            self.emit_marked(chunk, base, end, TokenKind::Text(mode), false, true, sink);
-        }
+        self.emit_text_to_markup_start(chunk, base, mode, true, sink);
     }
 
-    /// [`Tokenizer::emit_text_before_markup`] at the end of a chunk, where
-    /// the markup is not read yet (a `<` at the chunk's end may still be
-    /// text): the token is not marked.
-    fn emit_text_before_unread_markup<S: TokenSink + ?Sized>(
+    /// Emits the pending text `token_start..markup_start` (if any) in
+    /// `mode`, marked [`Token::ends_before_markup`] when `markup_read`; at
+    /// the end of a chunk the markup is not read yet (a `<` at the chunk's
+    /// end may still be text), so the token is not marked there.
+    #[inline(always)]
+    fn emit_text_to_markup_start<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         base: u64,
         mode: TextMode,
+        markup_read: bool,
         sink: &mut S,
     ) {
         if self.token_start < self.markup_start {
             let end = self.markup_start;
-            self.emit(chunk, base, end, TokenKind::Text(mode), false, sink);
+            self.emit(chunk, base, end, TokenKind::Text(mode), false, markup_read, sink);
         }
     }
 
@@ -484,29 +484,16 @@ impl Tokenizer {
         }
     }
 
-    /// Emits the token `token_start..end` and makes `end` the next token's start.
+    /// Emits the token `token_start..end` and makes `end` the next token's
+    /// start: `eof` when the end of input ended it, `markup_next` when it is
+    /// text marked [`Token::ends_before_markup`].
     ///
     /// The token's bytes come from the chunk when it started in this chunk,
     /// else (out of line: once per chunk at most) from the carry-over buffer
     /// completed with the chunk's head.
     #[inline(always)]
-    pub(crate) fn emit<S: TokenSink + ?Sized>(
-        &mut self,
-        chunk: &[u8],
-        base: u64,
-        end: u64,
-        kind: TokenKind,
-        eof: bool,
-        sink: &mut S,
-    ) -> Feedback {
-        self.emit_marked(chunk, base, end, kind, eof, false, sink)
-    }
-
-    /// [`Tokenizer::emit`], the token marked [`Token::ends_before_markup`]
-    /// when `markup_next`.
-    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn emit_marked<S: TokenSink + ?Sized>(
+    pub(crate) fn emit<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         base: u64,
@@ -591,7 +578,7 @@ impl Tokenizer {
     pub(crate) fn emit_tag<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
         let kind = if self.is_end_tag { TokenKind::EndTag } else { TokenKind::StartTag };
         let end = base + i as u64 + 1;
-        let feedback = self.emit(chunk, base, end, kind, false, sink);
+        let feedback = self.emit(chunk, base, end, kind, false, false, sink);
         self.state = if self.is_end_tag { State::Data } else { state_for_mode(feedback.text_mode) };
         if sink.pause() {
             return self.pause(chunk, i + 1);
@@ -649,13 +636,13 @@ impl Tokenizer {
             Hold::Token => {}
             Hold::Markup => {
                 let mode = text_mode_of(self.state);
-                self.emit_text_before_unread_markup(chunk, base, mode, sink);
+                self.emit_text_to_markup_start(chunk, base, mode, false, sink);
             }
             Hold::Text { char_refs } => {
                 let cut = self.safe_text_end(chunk, base, char_refs);
                 if cut > self.token_start {
                     let mode = text_mode_of(self.state);
-                    self.emit(chunk, base, cut, TokenKind::Text(mode), false, sink);
+                    self.emit(chunk, base, cut, TokenKind::Text(mode), false, false, sink);
                 }
             }
         }

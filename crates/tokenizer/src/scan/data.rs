@@ -146,7 +146,7 @@ impl Tokenizer {
             b'>' => {
                 // spec: missing-end-tag-name; nothing is emitted.
                 let end = base + i as u64 + 1;
-                self.emit(chunk, base, end, TokenKind::Dropped(DropReason::MissingEndTagName), false, sink);
+                self.emit(chunk, base, end, TokenKind::Dropped(DropReason::MissingEndTagName), false, false, sink);
                 self.state = State::Data;
                 i + 1
             }

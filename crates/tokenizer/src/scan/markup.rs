@@ -59,7 +59,7 @@ impl Tokenizer {
             DOCTYPE => State::Doctype,
             _ if sink.cdata_allowed() => {
                 let end = base + i as u64 + 1;
-                self.emit(chunk, base, end, TokenKind::CdataStart, false, sink);
+                self.emit(chunk, base, end, TokenKind::CdataStart, false, false, sink);
                 State::CdataSection
             }
             // spec: cdata-in-html-content; a bogus comment whose data starts "[CDATA[".
@@ -110,7 +110,7 @@ impl Tokenizer {
         match find_byte(b'>', &chunk[i..]) {
             Some(k) => {
                 let end = base + (i + k) as u64 + 1;
-                self.emit(chunk, base, end, kind, false, sink);
+                self.emit(chunk, base, end, kind, false, false, sink);
                 self.state = State::Data;
                 i + k + 1
             }
@@ -232,7 +232,7 @@ impl Tokenizer {
 
     fn emit_comment<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], base: u64, i: usize, sink: &mut S) -> usize {
         let end = base + i as u64 + 1;
-        self.emit(chunk, base, end, TokenKind::Comment(CommentKind::Regular), false, sink);
+        self.emit(chunk, base, end, TokenKind::Comment(CommentKind::Regular), false, false, sink);
         self.state = State::Data;
         i + 1
     }
@@ -277,7 +277,7 @@ impl Tokenizer {
             b'>' => {
                 self.emit_text_before_markup(chunk, base, TextMode::CdataSection, sink);
                 let end = base + i as u64 + 1;
-                self.emit(chunk, base, end, TokenKind::CdataEnd, false, sink);
+                self.emit(chunk, base, end, TokenKind::CdataEnd, false, false, sink);
                 self.state = State::Data;
                 i + 1
             }
