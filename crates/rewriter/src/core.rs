@@ -837,6 +837,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             let c = &mut self.events;
             let marks = &mut self.marks;
             match text_mode {
+                // Text that changes nothing in the tree and makes no event
+                // (`Shadow::skip_inert_text`): no piece, no mark.
+                Some(_) if self.shadow.skip_inert_text(t, c.text_events) => Feedback::default(),
                 Some(mode @ TextMode::Data) => {
                     let raw = t.raw();
                     let end = t.span().end;
@@ -2030,10 +2033,21 @@ fn shadow_collect(shadow: &mut Shadow, t: &Token<'_>, c: &mut Collector) -> Feed
 }
 
 /// The shadow on token `t` when nothing observes its events
-/// ([`Core::token_unobserved`]): compiled for [`NoEvents`], which lets the
-/// compiler drop the events' construction. Not generic, like [`shadow_collect`].
-#[inline(never)]
+/// ([`Core::token_unobserved`]): text that changes nothing in the tree
+/// ([`Shadow::skip_inert_text`]) in line, the rest through
+/// [`shadow_unobserved_full`].
+#[inline(always)]
 fn shadow_unobserved(shadow: &mut Shadow, t: &Token<'_>) -> Feedback {
+    if shadow.skip_inert_text(t, false) {
+        return Feedback::default();
+    }
+    shadow_unobserved_full(shadow, t)
+}
+
+/// [`shadow_unobserved`] out of line: compiled for [`NoEvents`], which lets
+/// the compiler drop the events' construction. Not generic, like [`shadow_collect`].
+#[inline(never)]
+fn shadow_unobserved_full(shadow: &mut Shadow, t: &Token<'_>) -> Feedback {
     shadow.process_monomorphized(t, &mut NoEvents)
 }
 

@@ -598,17 +598,19 @@ impl Builder {
     /// [Reconstruct the active formatting elements](https://html.spec.whatwg.org/multipage/parsing.html#reconstruct-the-active-formatting-elements).
     #[inline]
     pub(crate) fn reconstruct_active_formatting_elements<S: EventSink + ?Sized>(&mut self, s: &mut S) {
+        if self.reconstruction_reopens() {
+            self.reconstruct_from(s, self.fmt.len());
+        }
+    }
+
+    /// Whether reconstructing the active formatting elements would reopen
+    /// one: spec, nothing to do when the list is empty or its last entry is a
+    /// marker or an element in the stack of open elements (the last entry is
+    /// never a tombstone).
+    #[inline(always)]
+    pub(crate) fn reconstruction_reopens(&self) -> bool {
         let n = self.fmt.len();
-        if n == 0 {
-            return;
-        }
-        // spec: nothing to do when the last entry is a marker or an open element
-        // (the last entry is never a tombstone).
-        if let Entry::Element(f) = self.fmt.get(n - 1)
-            && self.stack.position(f.id).is_none()
-        {
-            self.reconstruct_from(s, n);
-        }
+        n > 0 && matches!(self.fmt.get(n - 1), Entry::Element(f) if self.stack.position(f.id).is_none())
     }
 
     /// The steps of [`Builder::reconstruct_active_formatting_elements`] after

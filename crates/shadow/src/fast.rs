@@ -379,7 +379,14 @@ impl Builder {
     }
 }
 
-pub use check::{check_fast_path, fast_path_taken};
+pub use check::{check_fast_path, fast_path_taken, inert_text_taken};
+
+/// Whether [`check_fast_path`] is on (for the other fast paths of the crate:
+/// [`Shadow::skip_inert_text`](crate::Shadow::skip_inert_text)).
+#[inline(always)]
+pub(crate) fn checking() -> bool {
+    check::enabled()
+}
 
 /// [`check_fast_path`]: the full rules run beside the fast path.
 mod check {
@@ -395,6 +402,7 @@ mod check {
 
     thread_local! {
         static TAKEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static INERT_TEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     }
 
     /// For tests: from now on, in this process, every token the in-body fast
@@ -436,6 +444,28 @@ mod check {
     /// None.
     pub fn fast_path_taken() -> u64 {
         TAKEN.with(std::cell::Cell::get)
+    }
+
+    /// How many text tokens [`Shadow::skip_inert_text`](crate::Shadow::skip_inert_text)
+    /// took on this thread while [`check_fast_path`] was on.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink};
+    /// use htrewrite_tokenizer::Tokenizer;
+    /// htrewrite_shadow::check_fast_path(true);
+    /// let before = htrewrite_shadow::inert_text_taken();
+    /// let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), NoEvents);
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<p>a<p>b", &mut sink); // `a` sets frameset-ok: only `b` is inert
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(htrewrite_shadow::inert_text_taken(), before + 1); // checked, and equal
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    pub fn inert_text_taken() -> u64 {
+        INERT_TEXT.with(std::cell::Cell::get)
     }
 
     /// Whether the check is on.
@@ -537,6 +567,35 @@ mod check {
             assert_eq!(tee.events, events.0, "the fast path's events differ from the full rules'");
             let (a, b) = (comparable(self), comparable(&full));
             assert!(a == b, "the fast path's state differs from the full rules':\nfast: {a}\nfull: {b}");
+        }
+
+        /// [`Builder::checked`] for a text token that
+        /// [`Shadow::skip_inert_text`](crate::Shadow::skip_inert_text) takes
+        /// (and does nothing with), for a sink without text events: the full
+        /// rules, run on a copy, must make no event and leave the same state.
+        ///
+        /// # Panics
+        /// When they make an event or change the state.
+        #[cold]
+        #[inline(never)]
+        pub(crate) fn checked_inert_text(&self, token: &htrewrite_tokenizer::Token<'_>) {
+            INERT_TEXT.with(|n| n.set(n.get() + 1));
+            if self.stack.live_len() > CHECKED_DEPTH {
+                return;
+            }
+            let mut full = self.clone();
+            full.text_shown = false;
+            full.text_events = false;
+            full.text_without_nul = token.scanned_without_nul();
+            let text = token.text().unwrap_or_default();
+            let mut events = Record::default();
+            full.begin(token.span());
+            full.dispatch_text(&text, &mut events);
+            full.feedback(false);
+            full.text_without_nul = false;
+            assert!(events.0.is_empty(), "the full rules made events for inert text {text:?}: {:?}", events.0);
+            let (a, b) = (comparable(self), comparable(&full));
+            assert!(a == b, "inert text {text:?} changed the state by the full rules:\nfast: {a}\nfull: {b}");
         }
     }
 }

@@ -202,6 +202,25 @@ impl Builder {
         }
     }
 
+    /// Whether a run of character tokens (without U+0000 when `nul_free`)
+    /// would do nothing but insert its characters, for a sink that takes no
+    /// text events: what [`Builder::reads_text_as_classified`] accepts, in
+    /// "text" (characters inserted), or by "in body"'s rules when those
+    /// change nothing — no U+0000 to drop, frameset-ok already "not ok", no
+    /// formatting element to reopen ([`Builder::reconstruction_reopens`]).
+    /// Then processing it would change no state and make no event.
+    #[inline(always)]
+    pub(crate) fn text_is_inert(&self, nul_free: bool) -> bool {
+        if !self.started || self.stopped || self.skip_newline || !self.use_html_rules(None) {
+            return false;
+        }
+        match self.mode.text_rules() {
+            TextRules::Text => true,
+            TextRules::InBody => nul_free && !self.frameset_ok && !self.reconstruction_reopens(),
+            _ => false,
+        }
+    }
+
     /// Whether the token goes to the insertion mode (not to the rules for foreign content).
     /// `None` stands for a character token.
     #[inline]

@@ -521,6 +521,9 @@ impl Shadow {
         self.b.text_events = sink.wants_text_events();
         match token.kind() {
             TokenKind::Text(mode) => {
+                if self.skip_inert_text(token, self.b.text_events) {
+                    return Feedback::default();
+                }
                 let raw = token.raw();
                 let refs = matches!(mode, TextMode::Data | TextMode::Rcdata);
                 if !self.b.text_shown || !self.b.text_events {
@@ -713,6 +716,63 @@ impl Shadow {
     /// O(1).
     pub fn cdata_allowed(&self) -> bool {
         self.b.adjusted_current_kind().is_some_and(|(ns, _)| ns != Namespace::Html)
+    }
+
+    /// The common case of a text token, taken before the dispatcher: `token`
+    /// is text that would change nothing the tree construction keeps and
+    /// make no event for a sink that takes no text events (`text_events`
+    /// false; [`EventSink::wants_text_events`]) — in "in body" (or a mode
+    /// processing characters by its rules) with no U+0000
+    /// ([`Token::scanned_without_nul`]), frameset-ok already "not ok" and no
+    /// formatting element to reopen, or in "text". Then it is processed here
+    /// (there is nothing to do: its feedback is the default) and `true` is
+    /// returned; else `false`, and nothing is done: the caller processes it.
+    /// [`Shadow::process`] takes this path itself; a caller that would pay for
+    /// a call first asks here. With [`check_fast_path`](crate::check_fast_path)
+    /// on, each token taken also runs through the full rules on a copy, which
+    /// must then be equal.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::{Token, TokenSink, Tokenizer, Feedback};
+    /// struct Skips(Shadow, Vec<bool>);
+    /// impl TokenSink for Skips {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         if self.0.skip_inert_text(t, false) {
+    ///             self.1.push(true);
+    ///             return Feedback::default();
+    ///         }
+    ///         self.1.push(false);
+    ///         self.0.process_monomorphized(t, &mut NoEvents)
+    ///     }
+    /// }
+    /// let mut sink = Skips(Shadow::new(ShadowOptions::default()), Vec::new());
+    /// let mut tokenizer = Tokenizer::new();
+    /// // `a` sets frameset-ok to "not ok" (an implied body left it "ok");
+    /// // `b` then inserts its characters only.
+    /// tokenizer.feed(b"<p>a<p>b", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(sink.1, [false, false, false, true]);
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    ///
+    /// # Complexity
+    /// O(1).
+    #[inline(always)]
+    pub fn skip_inert_text(&mut self, token: &Token<'_>, text_events: bool) -> bool {
+        if !matches!(token.kind(), TokenKind::Text(_))
+            || text_events
+            || !self.b.text_is_inert(token.scanned_without_nul())
+        {
+            return false;
+        }
+        if crate::fast::checking() {
+            self.b.checked_inert_text(token);
+        }
+        true
     }
 
     /// The id of the [current node](https://html.spec.whatwg.org/multipage/parsing.html#current-node),

@@ -8,16 +8,23 @@
 //! case here fails if the fast path takes a token it should not, and the
 //! counts below fail if it stops taking the common ones.
 
-use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink, fast_path_taken};
+use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink, fast_path_taken, inert_text_taken};
 use htrewrite_tokenizer::Tokenizer;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Feeds `html` (whole, then byte by byte) and returns how many tokens the
 /// fast path took.
 fn taken(html: &str, scripting: bool) -> Result<u64, Failed> {
+    taken_by(html, scripting, fast_path_taken)
+}
+
+/// [`taken`] for `counter`: [`fast_path_taken`], or [`inert_text_taken`]
+/// (text tokens `Shadow::skip_inert_text` took: the cases' texts are one
+/// character each, one token whatever the chunking).
+fn taken_by(html: &str, scripting: bool, counter: fn() -> u64) -> Result<u64, Failed> {
     let mut counts = Vec::new();
     for pieces in [vec![html.as_bytes()], html.as_bytes().chunks(1).collect()] {
-        let before = fast_path_taken();
+        let before = counter();
         let options = ShadowOptions { scripting, ..ShadowOptions::default() };
         let mut sink = ShadowSink::new(Shadow::new(options), NoEvents);
         let mut tokenizer = Tokenizer::new();
@@ -26,7 +33,7 @@ fn taken(html: &str, scripting: bool) -> Result<u64, Failed> {
         }
         tokenizer.finish(&mut sink);
         sink.finish();
-        counts.push(fast_path_taken() - before);
+        counts.push(counter() - before);
     }
     if counts[0] != counts[1] {
         return Err(format!("{html:?}: taken {} times whole, {} times byte by byte", counts[0], counts[1]).into());
@@ -80,6 +87,32 @@ const CASES: &[(&str, &str, u64)] = &[
     ("after_select", "<body><select><option>x<div>y</div></select>", 2),
 ];
 
+/// `(name, document, text tokens `Shadow::skip_inert_text` takes)`: text
+/// that only inserts its characters ("in body" with frameset-ok "not ok",
+/// nothing to reconstruct, no U+0000; "text"), and what it must not take.
+const INERT_TEXT_CASES: &[(&str, &str, u64)] = &[
+    // A `<body>` start tag sets frameset-ok to "not ok"; an implied body
+    // leaves it "ok" until `a` (full rules) sets it.
+    ("after_body_start_tag", "<body>a", 1),
+    ("after_frameset_ok", "<p>a<p>b", 1),
+    ("inside_and_after_formatting", "<p>a<b>x</b>y", 2),
+    // `</p>` pops the `b`, which stays in the list: `y` reopens it.
+    ("reconstruction_needed", "<p>a<p><b>x</p>y", 1),
+    ("rcdata_and_script_text", "<p>a<title>t</title><script>s</script>", 2),
+    ("in_cell", "<p>a<table><tr><td>x</td></tr></table>", 1),
+    ("html_integration_points", "<body><svg><foreignObject>y</foreignObject><desc>z", 2),
+    // What it must not take.
+    ("whitespace_before_body", "<html> <head> </head> <body>", 0),
+    ("frameset_ok_still_ok", "<p> <p> ", 0),
+    ("nul_in_body", "<body>\0", 0),
+    ("table_text", "<body><table>x", 0),
+    ("foreign_content", "<body><svg>x<g>y", 0),
+    ("newline_after_pre", "<body><pre>\n", 0),
+    ("newline_after_textarea", "<body><textarea>\n", 0),
+    ("after_body", "<body></body>b", 0),
+    ("in_head", "<head>x", 0),
+];
+
 /// The HTML element names of the shadow's table (`src/names.rs`), so that
 /// every one is tried.
 fn table_names() -> Vec<&'static str> {
@@ -121,6 +154,15 @@ fn main() {
             })
         })
         .collect();
+    trials.extend(INERT_TEXT_CASES.iter().map(|&(name, html, expected)| {
+        Trial::test(format!("inert_text::{name}"), move || {
+            let n = taken_by(html, true, inert_text_taken)?;
+            if n != expected {
+                return Err(format!("{html:?}: the inert text path took {n} tokens, expected {expected}").into());
+            }
+            Ok(())
+        })
+    }));
     for name in table_names() {
         for &(context, before, inside) in CONTEXTS {
             for scripting in [true, false] {
