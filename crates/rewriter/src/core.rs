@@ -1046,12 +1046,17 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     #[inline(never)]
     fn text_token_unsplit(&mut self, t: &Token<'_>, chunk: Option<&ValidChunk<'_>>) -> Option<Feedback> {
         let TokenKind::Text(mode) = t.kind() else { return None };
-        if !self.text_acts_at_start(t) {
-            return None;
-        }
+        // Text that changes nothing in the tree causes no element event at all.
+        let fb = if self.shadow.skip_inert_text(t, false) {
+            Feedback::default()
+        } else {
+            if !self.text_acts_at_start(t) {
+                return None;
+            }
+            shadow_unobserved_full(&mut self.shadow, t)
+        };
         debug_assert!(!self.has_content_rules, "content rules need a matcher");
         self.token_done = false;
-        let fb = shadow_unobserved(&mut self.shadow, t);
         let valid = chunk.and_then(|c| c.at(t.span()));
         if let Some(valid) = valid
             && self.whole_text.is_none()
