@@ -1086,21 +1086,20 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if !span.is_empty() {
             let text = t.text_reusing_valid(valid, &mut self.text_spare).unwrap_or_default();
             debug_assert!(self.text.is_none() && !self.has_content_rules, "no text node is open, no content rule");
-            self.text = Some(OpenText { groups: None, doc: true, span, mode });
-            self.run_text_handlers(&[], true, &text, t.raw(), mode, span, false);
-            if !self.token_done {
-                self.emit(t.raw());
-            }
-            self.give_back(text);
             // Markup follows (`Token::ends_before_markup`): the next token is
             // not text, and [`Core::end_text_node`] would give the node's empty
             // last chunk at its start, before anything else; it is given now.
             // Not with line numbers kept: they count this token's lines after it.
-            if t.ends_before_markup() && self.lines.is_none() && self.error.is_none() {
-                self.text = None;
-                self.token_done = true;
-                self.run_text_handlers(&[], true, "", b"", mode, Span::new(span.end, span.end), true);
+            if t.ends_before_markup() && self.lines.is_none() {
+                self.doc_text_node(t, &text, mode);
+            } else {
+                self.text = Some(OpenText { groups: None, doc: true, span, mode });
+                self.run_text_handlers(&[], true, &text, t.raw(), mode, span, false);
+                if !self.token_done {
+                    self.emit(t.raw());
+                }
             }
+            self.give_back(text);
         }
         self.token_done = true;
         self.finish_token(t, None, fb)
@@ -1745,23 +1744,20 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // it), its edits in the kept `text_edits` (no construction per chunk).
         let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
         let mut c = TextChunk { text, raw, mode, last, span, ctx, doc, m: &mut self.text_edits };
-        let failed = 'run: {
-            for &g in groups {
-                for h in &mut self.rules[g as usize].text {
-                    if let Err(e) = h(&mut c) {
-                        break 'run Some(e);
-                    }
-                }
-            }
-            if doc_handlers {
-                for h in &mut self.doc.text {
-                    if let Err(e) = h(&mut c) {
-                        break 'run Some(e);
-                    }
-                }
-            }
-            None
-        };
+        let failed = call_text_handlers(&mut self.rules, &mut self.doc.text, groups, doc_handlers, &mut c);
+        self.text_handlers_done(failed, raw, mode);
+    }
+
+    /// After text handlers ran on a chunk of bytes `raw` read in `mode`:
+    /// the failure `failed` recorded, or the edits they made (none, the common
+    /// case, is checked in line) written.
+    #[inline(always)]
+    fn text_handlers_done(
+        &mut self,
+        failed: Option<Box<dyn std::error::Error + Send + Sync>>,
+        raw: &[u8],
+        mode: TextMode,
+    ) {
         if let Some(e) = failed {
             self.text_edits = Mutations::default();
             self.error = Some(RewritingError::Handler(e));
@@ -1772,6 +1768,39 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             let m = std::mem::take(&mut self.text_edits);
             let ctx = ContextOwned::of(mode, &self.mode_name);
             self.apply_changes(m, raw, ctx.get());
+        }
+    }
+
+    /// The document text handlers on text token `t`'s decoded `text`, the
+    /// one piece of its text node, and then on the node's empty last chunk
+    /// (at the token's end), with the token's bytes written between — what
+    /// [`Core::run_text_handlers`], the token's bytes and
+    /// [`Core::end_text_node`] at the next token do when markup follows
+    /// (`Token::ends_before_markup`). One chunk serves both calls when the
+    /// first leaves no edit (the common case).
+    #[inline(always)]
+    fn doc_text_node(&mut self, t: &Token<'_>, text: &str, mode: TextMode) {
+        let (raw, span) = (t.raw(), t.span());
+        let ctx = Context::of(mode, &self.mode_name);
+        let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+        let mut c = TextChunk { text, raw, mode, last: false, span, ctx, doc, m: &mut self.text_edits };
+        let failed = call_text_handlers(&mut self.rules, &mut self.doc.text, &[], true, &mut c);
+        if failed.is_none() && c.m.is_noop() {
+            // The last chunk, its edits after the token's bytes.
+            (c.text, c.raw, c.last, c.span) = ("", b"", true, Span::new(span.end, span.end));
+            let failed = call_text_handlers(&mut self.rules, &mut self.doc.text, &[], true, &mut c);
+            self.emit(raw);
+            self.token_done = true;
+            self.text_handlers_done(failed, b"", mode);
+            return;
+        }
+        self.text_handlers_done(failed, raw, mode);
+        if !self.token_done {
+            self.emit(raw);
+        }
+        if self.error.is_none() {
+            self.token_done = true;
+            self.run_text_handlers(&[], true, "", b"", mode, Span::new(span.end, span.end), true);
         }
     }
 
@@ -2026,6 +2055,34 @@ impl PiecePlan {
             None
         }
     }
+}
+
+/// Calls the text handlers of rule groups `groups` and then, with
+/// `doc_handlers`, the document's on chunk `c` (they see each other's edits
+/// through it), until one fails: its error.
+#[inline(always)]
+fn call_text_handlers<'h, K: HandlerKind>(
+    rules: &mut [RuleHandlers<'h, K>],
+    doc: &mut [K::TextHandler<'h>],
+    groups: &[u32],
+    doc_handlers: bool,
+    c: &mut TextChunk<'_>,
+) -> Option<Box<dyn std::error::Error + Send + Sync>> {
+    for &g in groups {
+        for h in &mut rules[g as usize].text {
+            if let Err(e) = h(c) {
+                return Some(e);
+            }
+        }
+    }
+    if doc_handlers {
+        for h in doc {
+            if let Err(e) = h(c) {
+                return Some(e);
+            }
+        }
+    }
+    None
 }
 
 /// The shadow on token `t`, its events to the collector, through tree

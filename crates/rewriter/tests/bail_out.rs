@@ -104,6 +104,33 @@ fn cases() -> Vec<Case> {
         PassThrough,
     );
     add(
+        "cause::document_text_handler_error",
+        || Settings::new().doc_text(|t| if t.as_str() == "x" { Err("no x".into()) } else { Ok(()) }),
+        same("<p>a</p><b>x</b>tail<b>y</b>"),
+        Always("Handler"),
+        PassThrough,
+    );
+    add(
+        "cause::document_text_last_chunk_error",
+        || {
+            // Fails on the (empty) last chunk of the node `x`.
+            let mut node = String::new();
+            Settings::new().doc_text(move |t| {
+                node.push_str(t.as_str());
+                if t.last_in_text_node() {
+                    if node == "x" {
+                        return Err("no end of x".into());
+                    }
+                    node.clear();
+                }
+                Ok(())
+            })
+        },
+        same("<p>a</p><b>x</b>tail<b>y</b>"),
+        Always("Handler"),
+        PassThrough,
+    );
+    add(
         "cause::comment_handler_error",
         || Settings::new().doc_comments(|_| Err("no comments".into())),
         same("<p>a<!-- c --><p>b"),
