@@ -443,6 +443,7 @@ impl<'a> Token<'a> {
     /// # Errors
     /// None: `None` for tokens that are not text. (Given other bytes than
     /// the token's, the text is theirs: debug builds assert they are equal.)
+    #[inline]
     pub fn text_reusing_valid<'v>(&self, valid: &'v str, spare: &mut String) -> Option<Cow<'v, str>> {
         debug_assert_eq!(valid.as_bytes(), self.raw, "the token's bytes");
         match self.kind {

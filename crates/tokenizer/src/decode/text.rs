@@ -115,6 +115,7 @@ pub(crate) fn text<'a>(
 ///
 /// # Complexity
 /// O(`valid.len()`).
+#[inline]
 pub(crate) fn text_valid<'a>(valid: &'a str, mode: TextMode, eof: bool, spare: Option<&mut String>) -> Cow<'a, str> {
     let raw = valid.as_bytes();
     if raw.len() <= PLAIN_LONGEST && !has_stop_byte(raw) {
