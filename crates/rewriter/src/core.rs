@@ -2260,10 +2260,12 @@ pub(crate) struct ValidChunk<'a> {
 impl<'a> ValidChunk<'a> {
     /// The valid start of `chunk`, whose first byte is at input offset `base`.
     pub(crate) fn new(chunk: &'a [u8], base: u64) -> ValidChunk<'a> {
-        let text = match std::str::from_utf8(chunk) {
+        // `simdutf8`'s `compat` check: `std::str::from_utf8`'s answer, SIMD
+        // where the target has it.
+        let text = match simdutf8::compat::from_utf8(chunk) {
             Ok(text) => text,
             // A character cut at the chunk's end (or invalid bytes): the start before it.
-            Err(e) => std::str::from_utf8(&chunk[..e.valid_up_to()]).unwrap_or_default(),
+            Err(e) => simdutf8::compat::from_utf8(&chunk[..e.valid_up_to()]).unwrap_or_default(),
         };
         ValidChunk { text, base }
     }
