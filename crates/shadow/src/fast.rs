@@ -41,6 +41,15 @@
 //! the round trips and `tests/fast_path.rs` (every known HTML name in
 //! several contexts, and the cases that must not take it) run so. Off, the
 //! check costs one relaxed atomic load per token taken.
+//!
+//! Text has a common case of its own, taken by
+//! [`Shadow::skip_inert_text`](crate::Shadow::skip_inert_text): for a sink
+//! without text events, characters that "in body" (frameset-ok already "not
+//! ok", nothing to reconstruct, no U+0000) or "text" would only insert
+//! change nothing and make no event. The same check runs the full rules
+//! beside it (`inert_text_taken` counts it; `tests/fast_path.rs`'s
+//! `inert_text::` cases, and the html5lib tree tests' run without text
+//! events).
 
 use crate::builder::Builder;
 use crate::mode::InsertionMode;
