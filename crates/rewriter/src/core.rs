@@ -1744,21 +1744,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // it), its edits in the kept `text_edits` (no construction per chunk).
         let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
         let mut c = TextChunk { text, raw, mode, last, span, ctx, doc, m: &mut self.text_edits };
-        let failed = call_text_handlers(&mut self.rules, &mut self.doc.text, groups, doc_handlers, &mut c);
-        self.text_handlers_done(failed, raw, mode);
+        let result = call_text_handlers(&mut self.rules, &mut self.doc.text, groups, doc_handlers, &mut c);
+        self.text_handlers_done(result, raw, mode);
     }
 
     /// After text handlers ran on a chunk of bytes `raw` read in `mode`:
-    /// the failure `failed` recorded, or the edits they made (none, the common
+    /// their failure recorded, or the edits they made (none, the common
     /// case, is checked in line) written.
     #[inline(always)]
-    fn text_handlers_done(
-        &mut self,
-        failed: Option<Box<dyn std::error::Error + Send + Sync>>,
-        raw: &[u8],
-        mode: TextMode,
-    ) {
-        if let Some(e) = failed {
+    fn text_handlers_done(&mut self, result: crate::HandlerResult, raw: &[u8], mode: TextMode) {
+        if let Err(e) = result {
             self.text_edits = Mutations::default();
             self.error = Some(RewritingError::Handler(e));
             return;
@@ -1784,17 +1779,17 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let ctx = Context::of(mode, &self.mode_name);
         let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
         let mut c = TextChunk { text, raw, mode, last: false, span, ctx, doc, m: &mut self.text_edits };
-        let failed = call_text_handlers(&mut self.rules, &mut self.doc.text, &[], true, &mut c);
-        if failed.is_none() && c.m.is_noop() {
+        let result = call_text_handlers(&mut self.rules, &mut self.doc.text, &[], true, &mut c);
+        if result.is_ok() && c.m.is_noop() {
             // The last chunk, its edits after the token's bytes.
             (c.text, c.raw, c.last, c.span) = ("", b"", true, Span::new(span.end, span.end));
-            let failed = call_text_handlers(&mut self.rules, &mut self.doc.text, &[], true, &mut c);
+            let result = call_text_handlers(&mut self.rules, &mut self.doc.text, &[], true, &mut c);
             self.emit(raw);
             self.token_done = true;
-            self.text_handlers_done(failed, b"", mode);
+            self.text_handlers_done(result, b"", mode);
             return;
         }
-        self.text_handlers_done(failed, raw, mode);
+        self.text_handlers_done(result, raw, mode);
         if !self.token_done {
             self.emit(raw);
         }
@@ -2067,22 +2062,18 @@ fn call_text_handlers<'h, K: HandlerKind>(
     groups: &[u32],
     doc_handlers: bool,
     c: &mut TextChunk<'_>,
-) -> Option<Box<dyn std::error::Error + Send + Sync>> {
+) -> crate::HandlerResult {
     for &g in groups {
         for h in &mut rules[g as usize].text {
-            if let Err(e) = h(c) {
-                return Some(e);
-            }
+            h(c)?;
         }
     }
     if doc_handlers {
         for h in doc {
-            if let Err(e) = h(c) {
-                return Some(e);
-            }
+            h(c)?;
         }
     }
-    None
+    Ok(())
 }
 
 /// The shadow on token `t`, its events to the collector, through tree
