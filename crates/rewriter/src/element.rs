@@ -670,6 +670,12 @@ pub struct Element<'r, 'h, K: HandlerKind = Local> {
     pub(crate) e: &'r mut Edits<'h, K>,
 }
 
+/// `name` ASCII-lowercased, as attribute names are compared: names are
+/// mostly lowercase already (`href`), and then not copied.
+fn lowercase_name(name: &str) -> Cow<'_, str> {
+    if name.bytes().any(|b| b.is_ascii_uppercase()) { name.to_ascii_lowercase().into() } else { name.into() }
+}
+
 impl<'h, K: HandlerKind> Element<'_, 'h, K> {
     /// The tag name, ASCII-lowercased (as renamed by an earlier handler, if so).
     /// For foreign elements the source name lowercased (`foreignobject`); see
@@ -868,7 +874,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
 
     /// The decoded value of the attribute `name` (ASCII case-insensitive).
     pub fn get_attribute(&self, name: &str) -> Option<String> {
-        let lower = name.to_ascii_lowercase();
+        let lower = lowercase_name(name);
         // A name's edits are a change, or removals with perhaps one added
         // attribute after them, or an added attribute.
         let mut edited = false;
@@ -908,9 +914,7 @@ impl<'h, K: HandlerKind> Element<'_, 'h, K> {
             return Err(EditError::new(EditErrorKind::InvalidAttributeName, name));
         }
         self.require_start_tag()?;
-        // Names are mostly lowercase already (`href`): no copy then.
-        let lower: Cow<'_, str> =
-            if name.bytes().any(|b| b.is_ascii_uppercase()) { name.to_ascii_lowercase().into() } else { name.into() };
+        let lower = lowercase_name(name);
         self.e.take_deferred_attribute(&lower);
         let mut removed = false;
         for e in self.e.attrs.iter_mut().filter(|e| e.is(&lower)) {
