@@ -903,6 +903,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 Action::Content { parent } => Some(*parent),
                 _ => None,
             })
+        } else if text_mode.is_none()
+            && self.error.is_none()
+            && let [Action::Opened { attrs: None, .. }] = self.events.actions[..]
+        {
+            self.opened_alone(t, fb);
+            None
         } else {
             // Out for the walk (which changes the core), back for the next token.
             let marks = std::mem::take(&mut self.marks);
@@ -925,6 +931,20 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.token_done = true;
         }
         self.finish_token(t, content_parent.flatten(), fb)
+    }
+
+    /// [`Core::walk_actions`] for tag token `t` whose only action is one
+    /// element opened by it (a matched start tag, the common case with
+    /// selectors), when no error has happened (ending an open text node
+    /// before the token may have failed): the element event at the token's
+    /// start, without taking the actions out and looking for text pieces.
+    /// Out of line, so that the paths without a matcher keep their code.
+    #[inline(never)]
+    fn opened_alone(&mut self, t: &Token<'_>, fb: Feedback) {
+        let a = self.events.actions.pop().expect("one action");
+        let names = std::mem::take(&mut self.events.names);
+        self.opened_at(&a, (&names, &[]), Some(t), fb, t.span().start.max(self.cursor));
+        self.events.names = names;
     }
 
     /// The actions of token `t` in order (its text cut into pieces at their

@@ -131,6 +131,32 @@ fn cases() -> Vec<Case> {
         PassThrough,
     );
     add(
+        "cause::document_text_last_chunk_error_before_a_matched_tag",
+        || {
+            // Fails where the node `x` ends: at the matched `<p>` after it,
+            // whose handler must then not run.
+            let mut node = String::new();
+            Settings::new()
+                .doc_text(move |t| {
+                    node.push_str(t.as_str());
+                    if t.last_in_text_node() {
+                        if node == "x" {
+                            return Err("no end of x".into());
+                        }
+                        node.clear();
+                    }
+                    Ok(())
+                })
+                .element("p", |el| {
+                    el.set_attribute("class", "seen")?;
+                    Ok(())
+                })
+        },
+        ("<p>a</p>x<p>c".into(), "<p class=\"seen\">a</p>x<p>c".into()),
+        Always("Handler"),
+        PassThrough,
+    );
+    add(
         "cause::comment_handler_error",
         || Settings::new().doc_comments(|_| Err("no comments".into())),
         same("<p>a<!-- c --><p>b"),
