@@ -150,11 +150,11 @@ impl Collector {
 impl EventSink for Collector {
     fn event(&mut self, e: Event<'_>) {
         let start = self.rules.len();
-        if let Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing } = e {
+        if let Event::ElementOpened { id, name, ns, known, attrs, origin, position, self_closing } = e {
             // The rules this element matches, straight from the matcher (what
             // `Matcher::event` lists as the matches of `id`, without the list).
             if let Some(m) = self.matcher.as_mut() {
-                self.rules.extend_from_slice(m.element_opened(&ElementInfo { id, name, ns, attrs, position }));
+                self.rules.extend_from_slice(m.element_opened(&ElementInfo { id, name, ns, known, attrs, position }));
             }
             let matched = self.rules.len() > start;
             let detached = position == Position::Detached;

@@ -9,9 +9,9 @@
 //! that use them, so that their result at an element is known when the outer
 //! compound is tested there.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use htrewrite_shadow::Namespace;
+use htrewrite_shadow::{KnownName, Namespace, is_formatting, is_special};
 
 use crate::ast::{
     AttributeOperator, CaseFlag, Combinator, ComplexSelector, CompoundSelector, NamespacePrefix, Nth, PseudoClass,
@@ -345,6 +345,32 @@ pub(crate) fn key(kind: u64, s: &str) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h | 1 << 63
+}
+
+/// What matching reads of a known element name ([`KnownName`]): its tag key
+/// ([`key`]`(KEY_TAG, name)`) and whether the Standard's tree construction
+/// lists it as a formatting or a special element ([`is_formatting`],
+/// [`is_special`]).
+#[derive(Debug)]
+pub(crate) struct KnownTag {
+    pub(crate) key: u64,
+    pub(crate) formatting: bool,
+    pub(crate) special: bool,
+}
+
+/// [`KnownTag`]s by [`KnownName::index`]: the names and [`key`] are fixed,
+/// so one table serves every program (no program holds a copy).
+pub(crate) fn known_tags() -> &'static [KnownTag] {
+    static TABLE: OnceLock<Box<[KnownTag]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        KnownName::all()
+            .map(|k| KnownTag {
+                key: key(KEY_TAG, k.name()),
+                formatting: is_formatting(k.namespace(), k.name()),
+                special: is_special(k.namespace(), k.name()),
+            })
+            .collect()
+    })
 }
 
 /// A map keyed by hashes and node ids (FxHash: neither is chosen by the input).

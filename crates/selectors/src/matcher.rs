@@ -9,13 +9,13 @@
 use std::sync::Arc;
 
 use htrewrite_shadow::{
-    AttrNamespace, Event, Namespace, NodeId, Position, QuirksMode, ShadowAttr, is_formatting, is_special,
+    AttrNamespace, Event, KnownName, Namespace, NodeId, Position, QuirksMode, ShadowAttr, is_formatting, is_special,
 };
 
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
     AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, State,
-    StateSet, Test, attribute_value_key, key,
+    StateSet, Test, attribute_value_key, key, known_tags,
 };
 use crate::work::tick;
 
@@ -25,12 +25,13 @@ use crate::work::tick;
 /// # Example
 /// ```
 /// use htrewrite_selectors::ElementInfo;
-/// use htrewrite_shadow::{Namespace, NodeId, Position, ShadowAttr};
+/// use htrewrite_shadow::{KnownName, Namespace, NodeId, Position, ShadowAttr};
 /// let attrs = [ShadowAttr::new("class", "a b")];
 /// let el = ElementInfo {
 ///     id: NodeId(1),
 ///     name: "p",
 ///     ns: Namespace::Html,
+///     known: KnownName::of(Namespace::Html, "p"),
 ///     attrs: &attrs,
 ///     position: Position::Append { parent: NodeId::DOCUMENT },
 /// };
@@ -45,10 +46,47 @@ pub struct ElementInfo<'a> {
     pub name: &'a str,
     /// The namespace.
     pub ns: Namespace,
+    /// `KnownName::of(ns, name)` (the shadow's [`Event::ElementOpened`]
+    /// gives it): the matcher reads what it needs of a known name from a
+    /// table instead of hashing and comparing the name. A value other than
+    /// `KnownName::of(ns, name)` gives wrong matches.
+    pub known: Option<KnownName>,
     /// The attributes, decoded, duplicates dropped, names adjusted.
     pub attrs: &'a [ShadowAttr],
     /// Where the element is inserted.
     pub position: Position,
+}
+
+impl ElementInfo<'_> {
+    /// [`key`]`(KEY_TAG, name)`, from the known names' table when known.
+    #[inline]
+    fn tag_key(&self) -> u64 {
+        let k = match self.known {
+            Some(k) => known_tags()[k.index()].key,
+            None => key(KEY_TAG, self.name),
+        };
+        debug_assert_eq!(self.known, KnownName::of(self.ns, self.name), "{}", self.name);
+        debug_assert_eq!(k, key(KEY_TAG, self.name), "{:?} for {}", self.known, self.name);
+        k
+    }
+
+    /// [`is_formatting`], from the known names' table when known.
+    #[inline]
+    fn is_formatting(&self) -> bool {
+        match self.known {
+            Some(k) => known_tags()[k.index()].formatting,
+            None => is_formatting(self.ns, self.name),
+        }
+    }
+
+    /// [`is_special`], from the known names' table when known.
+    #[inline]
+    fn is_special(&self) -> bool {
+        match self.known {
+            Some(k) => known_tags()[k.index()].special,
+            None => is_special(self.ns, self.name),
+        }
+    }
 }
 
 /// Per-document matching state, driven by the shadow's events.
@@ -555,10 +593,10 @@ impl Matcher {
     /// ```
     /// use std::sync::Arc;
     /// use htrewrite_selectors::{Match, Matcher, Program, RuleId};
-    /// use htrewrite_shadow::{Event, Namespace, NodeId, Origin, Position};
+    /// use htrewrite_shadow::{Event, KnownName, Namespace, NodeId, Origin, Position};
     /// let mut m = Matcher::new(Arc::new(Program::new(["html"])?));
     /// let e = Event::ElementOpened {
-    ///     id: NodeId(1), name: "html", ns: Namespace::Html, attrs: &[],
+    ///     id: NodeId(1), name: "html", ns: Namespace::Html, known: KnownName::of(Namespace::Html, "html"), attrs: &[],
     ///     origin: Origin::Implied, position: Position::Append { parent: NodeId::DOCUMENT },
     ///     self_closing: false,
     /// };
@@ -571,8 +609,8 @@ impl Matcher {
         self.matches.clear();
         match *event {
             Event::Doctype { quirks, .. } => self.quirks = Some(quirks == QuirksMode::Quirks),
-            Event::ElementOpened { id, name, ns, attrs, position, .. } => {
-                self.element_opened(&ElementInfo { id, name, ns, attrs, position });
+            Event::ElementOpened { id, name, ns, known, attrs, position, .. } => {
+                self.element_opened(&ElementInfo { id, name, ns, known, attrs, position });
                 if !self.out.is_empty() {
                     self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
                 }
@@ -629,7 +667,8 @@ impl Matcher {
                 Position::InsertBefore { before, .. } => Some(before),
                 _ => at.parent(),
             };
-            self.open(&ElementInfo { id, name: &p.name, ns: p.ns, attrs: &p.attrs, position: at }, after);
+            let known = KnownName::of(p.ns, &p.name);
+            self.open(&ElementInfo { id, name: &p.name, ns: p.ns, known, attrs: &p.attrs, position: at }, after);
             self.matches.extend(self.out.iter().map(|&rule| Match { element: id, rule }));
             if let Some(cursor) = p.took_children {
                 if let Some(r) = self.records.get_mut(id) {
@@ -679,7 +718,8 @@ impl Matcher {
         if m.cursor_before.is_some() {
             m.cursor_before = Some(Box::new(self.cursor_of(parent, before).clone()));
         }
-        self.evaluate_placed(&ElementInfo { id, name: &m.name, ns: m.ns, attrs: &m.attrs, position: at });
+        let known = KnownName::of(m.ns, &m.name);
+        self.evaluate_placed(&ElementInfo { id, name: &m.name, ns: m.ns, known, attrs: &m.attrs, position: at });
         self.out.clear();
         // The old parent lets go of the old record (after the new one holds
         // its parent: the same one, when the place is computed again).
@@ -783,10 +823,11 @@ impl Matcher {
     /// ```
     /// use std::sync::Arc;
     /// use htrewrite_selectors::{ElementInfo, Matcher, Program, RuleId};
-    /// use htrewrite_shadow::{Namespace, NodeId, Position, ShadowAttr};
+    /// use htrewrite_shadow::{KnownName, Namespace, NodeId, Position, ShadowAttr};
     /// let mut m = Matcher::new(Arc::new(Program::new(["div", ".x"])?));
     /// let attrs = [ShadowAttr::new("class", "x")];
-    /// let el = ElementInfo { id: NodeId(1), name: "div", ns: Namespace::Html, attrs: &attrs,
+    /// let el = ElementInfo { id: NodeId(1), name: "div", ns: Namespace::Html,
+    ///     known: KnownName::of(Namespace::Html, "div"), attrs: &attrs,
     ///     position: Position::Append { parent: NodeId::DOCUMENT } };
     /// assert_eq!(m.element_opened(&el), [RuleId(0), RuleId(1)]);
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
@@ -949,7 +990,7 @@ impl Matcher {
         // can be opened), no movable parent, no table cursors to follow.
         if self.formatting_open.is_empty() && self.movables.map.is_empty() && self.program.sparse_records {
             self.evaluate_placed(el);
-            if is_formatting(el.ns, el.name) {
+            if el.is_formatting() {
                 self.formatting_open.opened(el.id);
             }
             return;
@@ -958,9 +999,7 @@ impl Matcher {
         let parent_kind =
             if self.movables.map.is_empty() { None } else { self.movables.map.get(&parent.0).map(|m| m.kind) };
         let is_html = el.ns == Namespace::Html;
-        let kind = if parent_kind == Some(MoveKind::Adoption)
-            || !self.formatting_open.is_empty() && is_special(el.ns, el.name)
-        {
+        let kind = if parent_kind == Some(MoveKind::Adoption) || !self.formatting_open.is_empty() && el.is_special() {
             Some(MoveKind::Adoption)
         } else if !self.program.sparse_records
             && is_html
@@ -974,7 +1013,7 @@ impl Matcher {
         let cursor_before =
             (kind.is_some() && !self.program.sparse_records).then(|| Box::new(self.cursor_of(parent, before).clone()));
         self.evaluate_placed(el);
-        if is_formatting(el.ns, el.name) {
+        if el.is_formatting() {
             self.formatting_open.opened(el.id);
         }
         if let Some(kind) = kind {
@@ -1005,7 +1044,7 @@ impl Matcher {
 
         // The element's keys.
         self.keys.clear();
-        let tag_key = key(KEY_TAG, el.name);
+        let tag_key = el.tag_key();
         self.keys.push(tag_key);
         if p.needs_attribute_keys {
             attribute_keys(el.attrs, p, &mut self.keys);

@@ -11,7 +11,9 @@ use crate::names;
 use crate::stack::Stack;
 use crate::tags::{self, cat};
 use crate::token::TagToken;
-use crate::{CloseCause, Event, EventSink, Namespace, NodeId, OpenElement, Origin, Position, QuirksMode, ShadowAttr};
+use crate::{
+    CloseCause, Event, EventSink, KnownName, Namespace, NodeId, OpenElement, Origin, Position, QuirksMode, ShadowAttr,
+};
 
 /// The fragment parsing algorithm's context element.
 #[derive(Debug, Clone)]
@@ -158,6 +160,7 @@ impl Builder {
             id,
             name: "html",
             ns: Namespace::Html,
+            known: Some(KnownName::from_id(const { names::html("html") })),
             attrs: &[],
             origin: Origin::FragmentRoot,
             position: Position::Append { parent: NodeId::DOCUMENT },
@@ -405,7 +408,8 @@ impl Builder {
         // Elements made for the current start tag show its attributes only
         // when the sink wants them; the rules below read them all the same.
         let shown = if self.tag_attrs_shown || !origin.is_from_start_tag() { attrs } else { &[] };
-        s.event(Event::ElementOpened { id, name, ns, attrs: shown, origin, position, self_closing });
+        let known_name = known.map(KnownName::from_id);
+        s.event(Event::ElementOpened { id, name, ns, known: known_name, attrs: shown, origin, position, self_closing });
         let annotation_xml_html = ns == Namespace::MathMl
             && name == "annotation-xml"
             && attrs.iter().any(|a| {
@@ -751,6 +755,7 @@ impl Builder {
                     id,
                     name: f.name(),
                     ns: Namespace::Html,
+                    known: Some(KnownName::from_id(f.key)),
                     attrs: &f.attrs,
                     origin,
                     position: Position::Detached,
@@ -790,6 +795,7 @@ impl Builder {
                 id,
                 name: fe.name(),
                 ns: Namespace::Html,
+                known: Some(KnownName::from_id(fe.key)),
                 attrs: &fe.attrs,
                 origin,
                 position: Position::Detached,

@@ -8,6 +8,7 @@
 //! gets the Standard's document: the test harness does exactly that and
 //! compares with html5lib's expected trees.
 
+use crate::KnownName;
 use htrewrite_tokenizer::Span;
 
 /// Identifies one node created by tree construction.
@@ -330,6 +331,9 @@ pub enum Event<'a> {
         name: &'a str,
         /// Its namespace.
         ns: Namespace,
+        /// `KnownName::of(ns, name)`, which the shadow has computed: a
+        /// consumer reads tables by it instead of comparing the name.
+        known: Option<KnownName>,
         /// Attributes with adjusted names, duplicates dropped (empty for a
         /// start tag whose attributes the sink declined:
         /// [`EventSink::wants_start_tag_attributes`]).
@@ -793,15 +797,17 @@ impl From<&Event<'_>> for OwnedEvent {
             Event::Doctype { name, public_id, system_id, quirks } => {
                 OwnedEvent::Doctype { name: s(name), public_id: s(public_id), system_id: s(system_id), quirks }
             }
-            Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing } => OwnedEvent::ElementOpened {
-                id,
-                name: name.to_owned(),
-                ns,
-                attrs: attrs.to_vec(),
-                origin,
-                position,
-                self_closing,
-            },
+            Event::ElementOpened { id, name, ns, attrs, origin, position, self_closing, .. } => {
+                OwnedEvent::ElementOpened {
+                    id,
+                    name: name.to_owned(),
+                    ns,
+                    attrs: attrs.to_vec(),
+                    origin,
+                    position,
+                    self_closing,
+                }
+            }
             Event::ElementClosed { id, cause } => OwnedEvent::ElementClosed { id, cause },
             Event::Text { position, text } => OwnedEvent::Text { position, text: text.to_owned() },
             Event::Comment { position, data } => OwnedEvent::Comment { position, data: data.to_owned() },

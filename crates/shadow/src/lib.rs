@@ -106,6 +106,7 @@ pub use event::{
 pub use fast::{check_fast_path, fast_path_taken, inert_text_taken};
 pub use htrewrite_tokenizer::Feedback;
 pub use mode::{InsertionMode, TextRules};
+pub use names::KnownName;
 pub(crate) use shadow::OpenElement;
 pub use shadow::{INSERTED_ONCE, OpenElementRef, Shadow, ShadowOptions, ShadowSink};
 pub use tags::{is_formatting, is_special};

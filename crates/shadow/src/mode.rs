@@ -722,6 +722,7 @@ impl Builder {
             id,
             name: "template",
             ns: Namespace::Html,
+            known: Some(crate::KnownName::from_id(const { crate::names::html("template") })),
             attrs: if self.tag_attrs_shown { &t.attrs } else { &[] },
             origin,
             position: Position::Detached,

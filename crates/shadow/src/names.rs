@@ -469,6 +469,73 @@ fn pack_bytes(b: &[u8], map: impl Fn(u8) -> u8) -> Option<u64> {
     Some(word)
 }
 
+/// An element name the shadow knows: one of the names the Standard's tree
+/// construction rules name, in its namespace, or a common other HTML name
+/// (the shadow's fixed table; no input adds to it). The shadow computes it
+/// once per element (it keys its stack by it) and gives it with
+/// [`Event::ElementOpened`](crate::Event::ElementOpened), so that a consumer
+/// can read what it needs of an element's name from a table indexed by
+/// [`KnownName::index`] instead of comparing or hashing the name.
+///
+/// # Example
+/// ```
+/// use htrewrite_shadow::{KnownName, Namespace};
+/// let p = KnownName::of(Namespace::Html, "p").expect("known");
+/// assert_eq!((p.name(), p.namespace()), ("p", Namespace::Html));
+/// assert!(p.index() < KnownName::COUNT);
+/// assert_eq!(KnownName::of(Namespace::Svg, "foreignObject").map(KnownName::name), Some("foreignObject"));
+/// assert_eq!(KnownName::of(Namespace::Html, "my-element"), None);
+/// assert_eq!(KnownName::all().count(), KnownName::COUNT);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KnownName(u16);
+
+const _: () = assert!(COUNT <= u16::MAX as usize, "known ids fit a u16");
+
+impl KnownName {
+    /// The number of known names: every [`KnownName::index`] is below it.
+    pub const COUNT: usize = COUNT;
+
+    /// The known name `name` (as the shadow reports it: lowercase for HTML,
+    /// case-adjusted for SVG, `foreignObject`) of namespace `ns`; `None`
+    /// for any other name.
+    pub fn of(ns: Namespace, name: &str) -> Option<KnownName> {
+        known(ns, name).map(KnownName::from_id)
+    }
+
+    /// Every known name, by index.
+    pub fn all() -> impl Iterator<Item = KnownName> {
+        (0..COUNT as u32).map(KnownName::from_id)
+    }
+
+    /// The name of shadow id `id` (below [`COUNT`]).
+    #[inline]
+    pub(crate) fn from_id(id: u32) -> KnownName {
+        debug_assert!((id as usize) < COUNT);
+        KnownName(id as u16)
+    }
+
+    /// Its index, `0..KnownName::COUNT`: distinct names, distinct indexes.
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The name, as the shadow reports it.
+    pub fn name(self) -> &'static str {
+        name(u32::from(self.0))
+    }
+
+    /// Its namespace.
+    pub fn namespace(self) -> Namespace {
+        match self.index() {
+            i if i < HTML.len() => Namespace::Html,
+            i if i < HTML.len() + SVG.len() => Namespace::Svg,
+            _ => Namespace::MathMl,
+        }
+    }
+}
+
 /// The stored name of a known id.
 #[inline]
 pub(crate) fn name(id: u32) -> &'static str {
@@ -514,6 +581,9 @@ mod tests {
                 _ => Namespace::MathMl,
             };
             assert_eq!(known(ns, name(id)), Some(id), "{}", name(id));
+            let k = KnownName::from_id(id);
+            assert_eq!((k.index(), k.name(), k.namespace()), (id as usize, name(id), ns));
+            assert_eq!(KnownName::of(ns, name(id)), Some(k));
         }
         // A stack entry names its element by key (issue 16: memory per open element).
         assert_eq!(std::mem::size_of::<crate::OpenElement>(), 24);
