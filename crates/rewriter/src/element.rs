@@ -499,6 +499,34 @@ fn write_marked(
 /// `quote`, in its place: escaped for the same quotes; an unquoted one
 /// stays unquoted where that reads back the same, and is quoted otherwise.
 fn write_value(quote: Quote, value: &str, doc: Doc<'_>, out: &mut Vec<u8>) {
+    // The common value (a URL, an id): no byte that any quoting escapes or
+    // that would end an unquoted value, written in UTF-8: its bytes, what
+    // `write_value_general` writes for it with every quote.
+    if doc.encoding == encoding_rs::UTF_8
+        && (quote != Quote::None || !value.is_empty())
+        && !value.bytes().any(|b| VALUE_CARE[usize::from(b)])
+    {
+        out.extend_from_slice(value.as_bytes());
+        return;
+    }
+    write_value_general(quote, value, doc, out);
+}
+
+/// The bytes [`write_value`] must look at: those escaped in a quoted value
+/// (`&` and the quotes) and those that end an unquoted one ([`unquoted_safe`]).
+static VALUE_CARE: [bool; 256] = {
+    let mut t = [false; 256];
+    let care = b"&\"'\t\n\x0c\r =<>`";
+    let mut i = 0;
+    while i < care.len() {
+        t[care[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// [`write_value`] for every value.
+fn write_value_general(quote: Quote, value: &str, doc: Doc<'_>, out: &mut Vec<u8>) {
     match quote {
         Quote::Double => escape_value(value, b'"', doc, out),
         Quote::Single => escape_value(value, b'\'', doc, out),
@@ -1740,6 +1768,29 @@ pub(crate) fn write_end_tag(token: &Token<'_>, name: &str, out: &mut Vec<u8>) {
 mod tests {
     use super::*;
     use htrewrite_tokenizer::{Feedback, TokenKind, TokenSink, Tokenizer};
+
+    /// `write_value` writes what the general path writes, for every quote
+    /// and output encoding: values with none of the bytes its common case
+    /// looks for (taken in UTF-8), and each such byte alone and inside a value.
+    #[test]
+    fn write_value_matches_the_general_path() {
+        let mut values: Vec<String> = ["", "https://example.com/a?b=c", "é€😀", "x"].map(String::from).to_vec();
+        for &b in b"&\"'\t\n\x0c\r =<>`" {
+            values.push(format!("a{}b", b as char));
+            values.push((b as char).to_string());
+        }
+        for value in &values {
+            for quote in [Quote::Double, Quote::Single, Quote::None] {
+                for encoding in [encoding_rs::UTF_8, encoding_rs::WINDOWS_1252, encoding_rs::SHIFT_JIS] {
+                    let doc = Doc { encoding, lines: None };
+                    let (mut fast, mut general) = (b"<".to_vec(), b"<".to_vec());
+                    write_value(quote, value, doc, &mut fast);
+                    write_value_general(quote, value, doc, &mut general);
+                    assert_eq!(fast, general, "{value:?} {quote:?} {}", encoding.name());
+                }
+            }
+        }
+    }
 
     /// Every start tag of `html` with the value of its attribute `name`
     /// set to `value` (and again with the element renamed), through
