@@ -81,6 +81,22 @@ fn mark_p() -> Settings<'static> {
     })
 }
 
+/// `settings` with a document text handler that fails on the (empty) last
+/// chunk of the text node `x`.
+fn fail_at_end_of_x(settings: Settings<'static>) -> Settings<'static> {
+    let mut node = String::new();
+    settings.doc_text(move |t| {
+        node.push_str(t.as_str());
+        if t.last_in_text_node() {
+            if node == "x" {
+                return Err("no end of x".into());
+            }
+            node.clear();
+        }
+        Ok(())
+    })
+}
+
 fn cases() -> Vec<Case> {
     let same = |s: &str| (s.to_string(), s.to_string());
     let mut cases = Vec::new();
@@ -112,46 +128,16 @@ fn cases() -> Vec<Case> {
     );
     add(
         "cause::document_text_last_chunk_error",
-        || {
-            // Fails on the (empty) last chunk of the node `x`.
-            let mut node = String::new();
-            Settings::new().doc_text(move |t| {
-                node.push_str(t.as_str());
-                if t.last_in_text_node() {
-                    if node == "x" {
-                        return Err("no end of x".into());
-                    }
-                    node.clear();
-                }
-                Ok(())
-            })
-        },
+        || fail_at_end_of_x(Settings::new()),
         same("<p>a</p><b>x</b>tail<b>y</b>"),
         Always("Handler"),
         PassThrough,
     );
     add(
         "cause::document_text_last_chunk_error_before_a_matched_tag",
-        || {
-            // Fails where the node `x` ends: at the matched `<p>` after it,
-            // whose handler must then not run.
-            let mut node = String::new();
-            Settings::new()
-                .doc_text(move |t| {
-                    node.push_str(t.as_str());
-                    if t.last_in_text_node() {
-                        if node == "x" {
-                            return Err("no end of x".into());
-                        }
-                        node.clear();
-                    }
-                    Ok(())
-                })
-                .element("p", |el| {
-                    el.set_attribute("class", "seen")?;
-                    Ok(())
-                })
-        },
+        // Fails where the node `x` ends: at the matched `<p>` after it,
+        // whose handler must then not run.
+        || fail_at_end_of_x(mark_p()),
         ("<p>a</p>x<p>c".into(), "<p class=\"seen\">a</p>x<p>c".into()),
         Always("Handler"),
         PassThrough,
