@@ -1355,6 +1355,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
                 let mut el = Element { src, ctx, doc, e: edits };
                 if let Err(e) = (self.rules[g as usize].element[i])(&mut el) {
+                    // The edits the failing element's handlers made are dropped, not kept for the next.
+                    self.edits_spare = None;
                     self.fail(RewritingError::Handler(e));
                     return;
                 }
