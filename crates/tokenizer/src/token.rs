@@ -96,6 +96,17 @@ pub enum Quote {
     Double,
 }
 
+/// Whether the name whose bytes are `raw` decodes ([`decode::name`]) to
+/// `lowercase`. A name of ASCII bytes without NUL, the common one, decodes
+/// to its bytes ASCII-lowercased: compared byte by byte, not decoded.
+fn name_is(raw: &[u8], lowercase: &str) -> bool {
+    if raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+        return raw.len() == lowercase.len()
+            && raw.iter().zip(lowercase.bytes()).all(|(&a, b)| a.to_ascii_lowercase() == b);
+    }
+    decode::name(raw, None) == lowercase
+}
+
 /// Where one attribute of a tag lies in the tag's raw bytes.
 ///
 /// # Example
@@ -349,10 +360,10 @@ impl<'a> Token<'a> {
     /// ```
     ///
     /// # Complexity
-    /// O(name length); allocates only for names with ASCII upper case, NUL
-    /// or invalid UTF-8.
+    /// O(name length); allocates only for names with NUL or bytes
+    /// outside ASCII and upper case.
     pub fn attribute_name_is(&self, span: &AttributeSpan, lowercase: &str) -> bool {
-        decode::name(span.name.slice(self.raw), None) == lowercase
+        name_is(span.name.slice(self.raw), lowercase)
     }
 
     /// For tags: the decoded value of the first attribute named `lowercase`
@@ -516,5 +527,42 @@ impl<'a> Token<'a> {
                 decode::processing_instruction(self.raw, Some(f));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `name_is` answers as comparing the decoded name does, for names that
+    /// take its byte comparison (ASCII without NUL, any case) and for those
+    /// that are decoded (NUL, other characters, invalid UTF-8), against
+    /// every candidate: the names' own decodings and their near misses.
+    #[test]
+    fn name_is_compares_as_the_decoded_name() {
+        let raws: [&[u8]; 12] = [
+            b"href",
+            b"HREF",
+            b"HrEf",
+            b"hre",
+            b"hrefs",
+            b"a\0",
+            b"\0",
+            b"\xC3\xA9",
+            b"\xC3\x89",
+            b"\xFF",
+            b"x-Y_1",
+            b"",
+        ];
+        let mut candidates: Vec<String> = raws.iter().map(|r| decode::name(r, None).into_owned()).collect();
+        candidates.extend(["href", "HREF", "a\u{FFFD}", "\u{FFFD}", "é", "É", "x-y_1", "hre"].map(String::from));
+        let mut byte_compared = 0;
+        for raw in raws {
+            for c in &candidates {
+                assert_eq!(name_is(raw, c), decode::name(raw, None) == c.as_str(), "{raw:?} {c:?}");
+            }
+            byte_compared += usize::from(raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F));
+        }
+        assert_eq!(byte_compared, 7, "the byte comparison is tested on the ASCII names");
     }
 }
