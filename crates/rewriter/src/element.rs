@@ -301,16 +301,17 @@ impl<K: HandlerKind> Edits<'_, K> {
         self.replacement = None;
         self.inner = None;
         self.removal = Removal::None;
+        let spare = &mut self.spare_strings;
+        let mut keep = |mut s: String| {
+            if spare.len() < 2 * ATTR_EDITS_KEPT && s.capacity() <= SPARE_STRING_KEPT.min(kept) {
+                s.clear();
+                spare.push(s);
+            }
+        };
         for e in self.attrs.drain(..) {
-            let value = match e.kind {
-                AttrEditKind::Changed { value, .. } | AttrEditKind::Added { value } => Some(value),
-                AttrEditKind::Removed { .. } | AttrEditKind::Deferred { .. } => None,
-            };
-            for mut s in std::iter::once(e.name).chain(value) {
-                if self.spare_strings.len() < 2 * ATTR_EDITS_KEPT && s.capacity() <= SPARE_STRING_KEPT.min(kept) {
-                    s.clear();
-                    self.spare_strings.push(s);
-                }
+            keep(e.name);
+            if let AttrEditKind::Changed { value, .. } | AttrEditKind::Added { value } = e.kind {
+                keep(value);
             }
         }
         if self.attrs.capacity() > ATTR_EDITS_KEPT {
