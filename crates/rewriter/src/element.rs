@@ -515,12 +515,14 @@ fn write_value(quote: Quote, value: &str, doc: Doc<'_>, out: &mut Vec<u8>) {
 
 /// The bytes [`write_value`] must look at: those escaped in a quoted value
 /// (`&` and the quotes) and those that end an unquoted one ([`unquoted_safe`]).
+const VALUE_CARE_BYTES: &[u8] = b"&\"'\t\n\x0c\r =<>`";
+
+/// [`VALUE_CARE_BYTES`] as a table by byte.
 static VALUE_CARE: [bool; 256] = {
     let mut t = [false; 256];
-    let care = b"&\"'\t\n\x0c\r =<>`";
     let mut i = 0;
-    while i < care.len() {
-        t[care[i] as usize] = true;
+    while i < VALUE_CARE_BYTES.len() {
+        t[VALUE_CARE_BYTES[i] as usize] = true;
         i += 1;
     }
     t
@@ -548,10 +550,8 @@ fn escape_value(value: &str, quote: u8, doc: Doc<'_>, out: &mut Vec<u8>) {
 
 /// Whether a value can stay unquoted after escaping `&`.
 fn unquoted_safe(value: &str) -> bool {
-    !value.is_empty()
-        && !value
-            .bytes()
-            .any(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'"' | b'\'' | b'=' | b'<' | b'>' | b'`'))
+    // The bytes write_value looks at, but `&` (escaped the same in any quoting).
+    !value.is_empty() && !value.bytes().any(|b| b != b'&' && VALUE_CARE[usize::from(b)])
 }
 
 /// HTML void elements (and legacy ones the parser treats alike).
@@ -1776,7 +1776,7 @@ mod tests {
     #[test]
     fn write_value_matches_the_general_path() {
         let mut values: Vec<String> = ["", "https://example.com/a?b=c", "é€😀", "x"].map(String::from).to_vec();
-        for &b in b"&\"'\t\n\x0c\r =<>`" {
+        for &b in VALUE_CARE_BYTES {
             values.push(format!("a{}b", b as char));
             values.push((b as char).to_string());
         }
