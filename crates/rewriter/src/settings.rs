@@ -915,4 +915,23 @@ mod tests {
             assert_eq!(*log.borrow(), [1, 2, 3, 10, 20], "shared: {}", shared.is_some());
         }
     }
+
+    /// The same order with element handlers only, where a matched start tag
+    /// takes the core's short path (`Core::start_tag_matched`): rules with
+    /// several handler groups keep it to the general path, which sorts them.
+    #[test]
+    fn selectors_equal_once_parsed_keep_order_without_content_handlers() {
+        use std::cell::RefCell;
+        let log = RefCell::new(Vec::new());
+        let note = |n: u32| -> crate::HandlerResult {
+            log.borrow_mut().push(n);
+            Ok(())
+        };
+        let settings =
+            Settings::new().element("p", |_| note(1)).element(".c", |_| note(2)).element("/*1*/p", |_| note(3));
+        // After `<body>`, so that the `p` tag opens only its element (a first
+        // tag also opens `html`, `head` and `body`: several actions, the walk).
+        assert_eq!(rewrite_str("<body><p class=c>x", settings).unwrap(), "<body><p class=c>x");
+        assert_eq!(*log.borrow(), [1, 2, 3]);
+    }
 }
