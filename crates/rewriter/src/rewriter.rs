@@ -228,17 +228,20 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     pub fn new(settings: Settings<'h, K>, sink: O) -> Result<Self, RewritingError> {
         let Settings { rules, doc, bail_out, options, .. } = settings;
         let hold_limit = options.hold_limit;
-        let selectors: Vec<String> = rules.iter().map(|r| r.selector.clone()).collect();
         // Program rule → handler groups (in order): selectors equal once
         // parsed share a program rule, each keeping its own group.
-        let (program, rule_map): (Option<Arc<Program>>, Vec<RuleGroups>) = if selectors.is_empty() {
+        let (program, rule_map): (Option<Arc<Program>>, Vec<RuleGroups>) = if rules.is_empty() {
             (None, Vec::new())
         } else {
-            let (program, rule_of): (Arc<Program>, Vec<u32>) = match &options.selectors {
-                Some(shared) if selectors.iter().all(|s| shared.index.contains_key(s)) => {
-                    (shared.program.clone(), selectors.iter().map(|s| shared.index[s]).collect())
-                }
-                _ => {
+            let shared_rules = options.selectors.as_ref().and_then(|shared| {
+                let rule_of =
+                    rules.iter().map(|r| shared.index.get(&*r.selector).copied()).collect::<Option<Vec<u32>>>()?;
+                Some((shared.program.clone(), rule_of))
+            });
+            let (program, rule_of): (Arc<Program>, Vec<u32>) = match shared_rules {
+                Some(shared) => shared,
+                None => {
+                    let selectors: Vec<&str> = rules.iter().map(|r| &*r.selector).collect();
                     let compiled = compile(&selectors)?;
                     (Arc::new(compiled.program), compiled.rule_of)
                 }

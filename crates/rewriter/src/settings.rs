@@ -5,6 +5,7 @@ use std::sync::Arc;
 use encoding_rs::Encoding;
 use htrewrite_selectors::{Namespaces, Program, SelectorList};
 use htrewrite_shadow::Namespace;
+use smallvec::SmallVec;
 
 use crate::error::{HandlerResult, RewritingError};
 use crate::{Comment, Doctype, DocumentEnd, Element, ElementEnd, ProcessingInstruction, TextChunk};
@@ -282,12 +283,17 @@ pub enum OnError {
 }
 
 /// Per-selector handler group.
+///
+/// The selector is one allocation shared with [`Settings::rule_index`]'s
+/// key, and each kind's first handler is held in place (a `SmallVec` of one
+/// is the size of a `Vec`): settings are often built per document, and a
+/// rule with one handler then costs one allocation, not four.
 pub(crate) struct RuleHandlers<'h, K: HandlerKind> {
-    pub(crate) selector: String,
-    pub(crate) element: Vec<K::ElementHandler<'h>>,
-    pub(crate) end: Vec<K::EndHandler<'h>>,
-    pub(crate) text: Vec<K::TextHandler<'h>>,
-    pub(crate) comments: Vec<K::CommentHandler<'h>>,
+    pub(crate) selector: Arc<str>,
+    pub(crate) element: SmallVec<[K::ElementHandler<'h>; 1]>,
+    pub(crate) end: SmallVec<[K::EndHandler<'h>; 1]>,
+    pub(crate) text: SmallVec<[K::TextHandler<'h>; 1]>,
+    pub(crate) comments: SmallVec<[K::CommentHandler<'h>; 1]>,
 }
 
 /// Document-wide handlers.
@@ -355,8 +361,11 @@ pub(crate) struct Options {
 pub struct Settings<'h, K: HandlerKind = Local> {
     pub(crate) rules: Vec<RuleHandlers<'h, K>>,
     /// Selector string → its position in `rules` (registering stays O(1)
-    /// per handler with tens of thousands of selectors).
-    pub(crate) rule_index: std::collections::HashMap<String, usize>,
+    /// per handler with tens of thousands of selectors). FxHash, the
+    /// workspace's fast hasher: the keys are the operator's selectors, not
+    /// input, and settings are often built per document (std's SipHash was
+    /// a third of a document's fixed cost with 1,000 selectors).
+    pub(crate) rule_index: rustc_hash::FxHashMap<Arc<str>, usize>,
     pub(crate) doc: DocHandlers<'h, K>,
     /// Hooks called once when the rewriter bails out ([`Settings::on_bail_out`]).
     pub(crate) bail_out: Vec<K::BailOutHandler<'h>>,
@@ -388,7 +397,7 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     fn empty() -> Self {
         Settings {
             rules: Vec::new(),
-            rule_index: std::collections::HashMap::new(),
+            rule_index: rustc_hash::FxHashMap::default(),
             doc: DocHandlers {
                 doctype: Vec::new(),
                 text: Vec::new(),
@@ -416,13 +425,14 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
         let i = match self.rule_index.get(selector) {
             Some(&i) => i,
             None => {
-                self.rule_index.insert(selector.to_string(), self.rules.len());
+                let selector: Arc<str> = selector.into();
+                self.rule_index.insert(selector.clone(), self.rules.len());
                 self.rules.push(RuleHandlers {
-                    selector: selector.to_string(),
-                    element: Vec::new(),
-                    end: Vec::new(),
-                    text: Vec::new(),
-                    comments: Vec::new(),
+                    selector,
+                    element: SmallVec::new(),
+                    end: SmallVec::new(),
+                    text: SmallVec::new(),
+                    comments: SmallVec::new(),
                 });
                 self.rules.len() - 1
             }
@@ -755,7 +765,7 @@ impl<'h, K: HandlerKind> Settings<'h, K> {
     /// ```
     pub fn compiles_selectors(&self) -> bool {
         match &self.options.selectors {
-            Some(shared) => !self.rules.iter().all(|r| shared.index.contains_key(&r.selector)),
+            Some(shared) => !self.rules.iter().all(|r| shared.index.contains_key(&*r.selector)),
             None => !self.rules.is_empty(),
         }
     }
@@ -783,7 +793,7 @@ pub struct Selectors {
     pub(crate) program: Arc<Program>,
     pub(crate) list: Arc<[String]>,
     /// Each selector's program rule (selectors equal once parsed share one).
-    pub(crate) index: Arc<std::collections::HashMap<String, u32>>,
+    pub(crate) index: Arc<rustc_hash::FxHashMap<String, u32>>,
 }
 
 impl Selectors {
@@ -799,7 +809,7 @@ impl Selectors {
     {
         let list: Vec<String> = selectors.into_iter().map(|s| s.as_ref().to_string()).collect();
         let compiled = compile(&list)?;
-        let mut index = std::collections::HashMap::with_capacity(list.len());
+        let mut index = rustc_hash::FxHashMap::with_capacity_and_hasher(list.len(), Default::default());
         for (s, &rule) in list.iter().zip(&compiled.rule_of) {
             index.entry(s.clone()).or_insert(rule);
         }
@@ -835,12 +845,12 @@ pub(crate) struct Compiled {
 /// lists: the same up to comments and white space), naming the failing
 /// selector. Linear in the list (selectors are grouped by their
 /// serialization, then compared parsed).
-pub(crate) fn compile(list: &[String]) -> Result<Compiled, RewritingError> {
-    let fail = |selector: &String, error| RewritingError::Selector { selector: selector.clone(), error };
+pub(crate) fn compile<S: AsRef<str>>(list: &[S]) -> Result<Compiled, RewritingError> {
+    let fail = |selector: &str, error| RewritingError::Selector { selector: selector.to_string(), error };
     let mut distinct: Vec<SelectorList> = Vec::new();
-    let mut by_text: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+    let mut by_text: rustc_hash::FxHashMap<String, Vec<u32>> = rustc_hash::FxHashMap::default();
     let mut rule_of = Vec::with_capacity(list.len());
-    for selector in list {
+    for selector in list.iter().map(AsRef::as_ref) {
         let parsed = SelectorList::parse(selector).map_err(|e| fail(selector, e))?;
         let same = by_text.entry(parsed.to_string()).or_default();
         let rule = match same.iter().find(|&&r| distinct[r as usize].same_as(&parsed)) {
@@ -858,10 +868,13 @@ pub(crate) fn compile(list: &[String]) -> Result<Compiled, RewritingError> {
         Ok(program) => Ok(Compiled { program, rule_of }),
         Err(error) => {
             // Which selector failed (an undeclared namespace prefix), for the message.
-            let failing = list.iter().find_map(|s| Program::new([s.as_str()]).err().map(|e| (s, e)));
+            let failing = list.iter().map(AsRef::as_ref).find_map(|s| Program::new([s]).err().map(|e| (s, e)));
             Err(match failing {
                 Some((selector, e)) => fail(selector, e),
-                None => RewritingError::Selector { selector: list.join(", "), error },
+                None => RewritingError::Selector {
+                    selector: list.iter().map(AsRef::as_ref).collect::<Vec<&str>>().join(", "),
+                    error,
+                },
             })
         }
     }
