@@ -460,6 +460,10 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// no document-wide handler exists, so every later token would be
     /// written as it is. The rewriter copies the rest of the input.
     pub(crate) settled: bool,
+    /// `error.is_some() || settled`: set with them ([`Core::fail`],
+    /// [`Core::try_settle`]; neither is undone), so that [`Feed`] tests one
+    /// flag a token to leave the common path.
+    pub(crate) halted: bool,
 }
 
 impl<'h, K: HandlerKind> Core<'h, K> {
@@ -537,6 +541,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             unwritten: Vec::new(),
             settle_on,
             settled: false,
+            halted: false,
         }
     }
 
@@ -584,6 +589,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             && self.error.is_none()
         {
             self.settled = true;
+            self.halted = true;
             self.settle_on = None;
         }
     }
@@ -795,9 +801,19 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
-    fn fail(&mut self, e: RewritingError) {
+    /// Sets the error whatever was kept before (the rewriter's own
+    /// failures: memory limit, poisoning), and [`Core::halted`].
+    pub(crate) fn set_error(&mut self, e: RewritingError) {
+        self.error = Some(e);
+        self.halted = true;
+    }
+
+    /// Keeps `e` as the document's failure unless one is kept already (the
+    /// first failure is the one reported), and sets [`Core::halted`].
+    pub(crate) fn fail(&mut self, e: RewritingError) {
         if self.error.is_none() {
             self.error = Some(e);
+            self.halted = true;
         }
     }
 
@@ -1325,7 +1341,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             for h in &mut self.doc.end {
                 let mut end = DocumentEnd { encoding: self.encoding, ctx: ctx.get(), out: &mut bytes };
                 if let Err(e) = h(&mut end) {
-                    self.error = Some(RewritingError::Handler(e));
+                    self.fail(RewritingError::Handler(e));
                     return;
                 }
             }
@@ -1619,7 +1635,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             }
         }
         if let Some(e) = failed {
-            self.error = Some(RewritingError::Handler(e));
+            self.fail(RewritingError::Handler(e));
             return;
         }
         self.next_slot = end.next_slot;
@@ -1877,7 +1893,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     fn text_handlers_done(&mut self, result: crate::HandlerResult, raw: &[u8], mode: TextMode) {
         if let Err(e) = result {
             self.text_edits = Mutations::default();
-            self.error = Some(RewritingError::Handler(e));
+            self.fail(RewritingError::Handler(e));
             return;
         }
         // Handlers that only read (the common case) leave the edits untouched.
@@ -2018,7 +2034,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 for h in &mut self.rules[g as usize].comments {
                     let mut c = Comment { data: &data, kind, raw: t.raw(), span: t.span(), doc, m: &mut m };
                     if let Err(e) = h(&mut c) {
-                        self.error = Some(RewritingError::Handler(e));
+                        self.fail(RewritingError::Handler(e));
                         return;
                     }
                 }
@@ -2027,7 +2043,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         for h in &mut self.doc.comments {
             let mut c = Comment { data: &data, kind, raw: t.raw(), span: t.span(), doc, m: &mut m };
             if let Err(e) = h(&mut c) {
-                self.error = Some(RewritingError::Handler(e));
+                self.fail(RewritingError::Handler(e));
                 return;
             }
         }
@@ -2041,7 +2057,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         for h in &mut self.doc.doctype {
             let mut d = Doctype { fields: &fields, raw: t.raw(), span: t.span(), doc, m: &mut m };
             if let Err(e) = h(&mut d) {
-                self.error = Some(RewritingError::Handler(e));
+                self.fail(RewritingError::Handler(e));
                 return;
             }
         }
@@ -2056,7 +2072,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             let mut p =
                 ProcessingInstruction { target: &target, data: &data, raw: t.raw(), span: t.span(), doc, m: &mut m };
             if let Err(e) = h(&mut p) {
-                self.error = Some(RewritingError::Handler(e));
+                self.fail(RewritingError::Handler(e));
                 return;
             }
         }
@@ -2395,7 +2411,7 @@ impl<'a> ValidChunk<'a> {
 
 impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
     fn token(&mut self, t: &Token<'_>) -> Feedback {
-        if self.core.error.is_some() || self.core.settled {
+        if self.core.halted {
             if self.pass_through || self.core.settled {
                 if t.raw().len() >= FLUSH_AT && self.core.slot_log.is_empty() {
                     // A long token is handed over from where it is (see `Core::direct`).
@@ -2413,7 +2429,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         if self.core.may_settle() {
             self.core.try_settle();
         }
-        if self.core.error.is_some() && self.pass_through {
+        if self.core.halted && self.pass_through && self.core.error.is_some() {
             self.core.stage_direct(t.raw());
             // The failing token's own bytes (and a text node held with it): pass them through.
             let unwritten = self.core.take_unwritten();

@@ -534,13 +534,13 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
                 ));
                 let held = std::mem::take(&mut self.held);
                 if self.on_error == OnError::PassThrough {
-                    self.core.error = Some(error);
+                    self.core.fail(error);
                     self.run = Run::PassThrough;
                     self.bail_out();
                     self.out.write_raw(&held)?;
                     return Ok(true);
                 }
-                self.core.error = Some(RewritingError::Poisoned);
+                self.core.fail(RewritingError::Poisoned);
                 self.run = Run::Failed;
                 return Err(error);
             }
@@ -668,7 +668,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             && let Some(e) = self.core.error.take()
         {
             self.run = Run::Failed;
-            self.core.error = Some(RewritingError::Poisoned);
+            self.core.set_error(RewritingError::Poisoned);
             return Err(e);
         }
         Ok(())
@@ -721,7 +721,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         if needed <= limit {
             return Ok(());
         }
-        self.core.error = Some(RewritingError::MemoryLimitExceeded { limit, needed });
+        self.core.set_error(RewritingError::MemoryLimitExceeded { limit, needed });
         if self.run == Run::Sniffing {
             // Nothing was tokenized yet: give the held bytes back as they are.
             self.run = Run::Running;
@@ -1116,7 +1116,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         }
         if let Err(RewritingError::Output(_) | RewritingError::Insertion(_)) = &result {
             self.run = Run::Failed;
-            self.core.error = Some(RewritingError::Poisoned);
+            self.core.set_error(RewritingError::Poisoned);
         }
         result
     }
