@@ -148,6 +148,12 @@ impl Collector {
 }
 
 impl EventSink for Collector {
+    /// Always inlined into the shadow's call sites (the shadow is compiled
+    /// for this sink, [`shadow_collect`]): each site builds one kind of
+    /// event, so the event is not built in memory and matched again here.
+    /// Ten selectors 47.56 → 45.88 instructions a byte, rewrite 55.80 →
+    /// 54.15 (callgrind, the three lol-html bench pages); 23 KB more code.
+    #[inline(always)]
     fn event(&mut self, e: Event<'_>) {
         let start = self.rules.len();
         if let Event::ElementOpened { id, name, ns, known, attrs, origin, position, self_closing } = e {
