@@ -184,6 +184,17 @@ impl EventSink for Collector {
             });
             return;
         }
+        if let Event::ElementClosed { id, cause } = e {
+            // What `Matcher::event` does with a close (no matches), without
+            // building the event again for it.
+            if let Some(m) = self.matcher.as_mut() {
+                m.element_closed(id);
+            }
+            if self.closes_observed || !self.rules.is_empty() || self.detached {
+                self.actions.push(Action::Closed { id, cause });
+            }
+            return;
+        }
         let matches = match self.matcher.as_mut() {
             Some(m) => m.event(&e),
             None => &[],
@@ -201,9 +212,6 @@ impl EventSink for Collector {
                     }
                     self.actions.push(Action::Placed { id, rules: from..self.rules.len() });
                 }
-            }
-            Event::ElementClosed { id, cause } if self.closes_observed || !self.rules.is_empty() || self.detached => {
-                self.actions.push(Action::Closed { id, cause })
             }
             Event::Text { position, .. } | Event::Comment { position, .. } => {
                 self.actions.push(Action::Content { parent: position.parent() })
