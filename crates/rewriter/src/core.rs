@@ -235,11 +235,13 @@ impl EventSink for Collector {
 
     /// The attributes of an element from a start tag are read from its token
     /// (by handlers); the events' are read only by the matcher.
+    #[inline(always)]
     fn wants_start_tag_attributes(&self, name: &str) -> bool {
         self.matcher.as_ref().is_some_and(|m| m.reads_attributes_of(name))
     }
 
     /// Nor their values, unless the matcher tests them (`a[href]` does not).
+    #[inline(always)]
     fn wants_start_tag_attribute_values(&self, name: &str) -> bool {
         self.matcher.as_ref().is_some_and(|m| m.reads_attribute_values_of(name))
     }

@@ -195,9 +195,9 @@ pub struct Program {
     pub(crate) sparse_records: bool,
     /// The elements whose attributes matching may read: `None` for all,
     /// else those with these names (ASCII-lowercase, sorted).
-    pub(crate) attribute_readers: Option<Vec<String>>,
+    pub(crate) attribute_readers: Option<NameSet>,
     /// The elements whose attribute values matching may read, likewise.
-    pub(crate) attribute_value_readers: Option<Vec<String>>,
+    pub(crate) attribute_value_readers: Option<NameSet>,
 }
 
 #[derive(Debug)]
@@ -701,6 +701,7 @@ impl Program {
     ///
     /// # Complexity
     /// O(log n) name comparisons, n the number of names of compounds that test attributes.
+    #[inline]
     pub fn reads_attributes_of(&self, name: &str) -> bool {
         is_reader(&self.attribute_readers, name)
     }
@@ -727,6 +728,7 @@ impl Program {
     ///
     /// # Complexity
     /// O(log n) name comparisons, n the number of names of compounds that test values.
+    #[inline]
     pub fn reads_attribute_values_of(&self, name: &str) -> bool {
         is_reader(&self.attribute_value_readers, name)
     }
@@ -829,9 +831,44 @@ fn compound_key(c: &Compound) -> (u64, u64) {
     (0, 0)
 }
 
+/// A few element names (ASCII-lowercase), asked about once per start tag
+/// ([`Program::reads_attributes_of`]): a 64-bit filter of the names'
+/// lengths and first bytes answers most names that are not in the set
+/// without comparing strings (the shadow asks for every start tag; a
+/// binary search with its string comparisons cost about 27 instructions a
+/// tag with one name in the set).
+#[derive(Debug, Clone)]
+pub(crate) struct NameSet {
+    /// Sorted, without duplicates.
+    names: Vec<String>,
+    /// Bit [`NameSet::bit`] of each name set.
+    filter: u64,
+}
+
+impl NameSet {
+    pub(crate) fn new(mut names: Vec<String>) -> NameSet {
+        names.sort_unstable();
+        names.dedup();
+        let filter = names.iter().fold(0, |f, n| f | NameSet::bit(n));
+        NameSet { names, filter }
+    }
+
+    /// The filter's bit for `name`: from its length and first byte.
+    #[inline]
+    fn bit(name: &str) -> u64 {
+        let first = name.as_bytes().first().copied().unwrap_or(0) as usize;
+        1 << ((first ^ (name.len() << 3)) & 63)
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.filter & NameSet::bit(name) != 0 && self.names.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
+    }
+}
+
 /// `Program::attribute_readers`: the names of the compounds that test
 /// attributes, `None` when one of them has no type selector.
-fn attribute_readers(p: &Program, values: bool) -> Option<Vec<String>> {
+fn attribute_readers(p: &Program, values: bool) -> Option<NameSet> {
     let compounds = p.states.iter().map(|s| &s.compound).chain(p.of_lists.iter().flat_map(|l| &l.compounds));
     let mut names = Vec::new();
     for c in compounds {
@@ -839,16 +876,15 @@ fn attribute_readers(p: &Program, values: bool) -> Option<Vec<String>> {
             names.push(c.name.as_ref()?.0.clone());
         }
     }
-    names.sort_unstable();
-    names.dedup();
-    Some(names)
+    Some(NameSet::new(names))
 }
 
 /// Whether `name` is one of `readers` (`None`: every name is).
-fn is_reader(readers: &Option<Vec<String>>, name: &str) -> bool {
+#[inline]
+fn is_reader(readers: &Option<NameSet>, name: &str) -> bool {
     match readers {
         None => true,
-        Some(names) => names.binary_search_by(|n| n.as_str().cmp(name)).is_ok(),
+        Some(names) => names.contains(name),
     }
 }
 

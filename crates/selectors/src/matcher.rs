@@ -868,6 +868,7 @@ impl Matcher {
     /// assert!(m.reads_attributes_of("a") && !m.reads_attributes_of("p"));
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
+    #[inline]
     pub fn reads_attributes_of(&self, name: &str) -> bool {
         self.program.reads_attributes_of(name)
     }
@@ -881,6 +882,7 @@ impl Matcher {
     /// assert!(!m.reads_attribute_values_of("a") && m.reads_attribute_values_of("p"));
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
+    #[inline]
     pub fn reads_attribute_values_of(&self, name: &str) -> bool {
         self.program.reads_attribute_values_of(name)
     }

@@ -219,3 +219,20 @@ fn counted_work_grows_with_the_states_tested() {
     let (large, _) = work(DEEP_INLINE_NESTING, 400);
     assert!(large > 3 * small, "work {small} at 100, {large} at 400: the counter misses the matcher's work");
 }
+
+/// `NameSet`'s filter (a length and first-byte bit) only skips the search
+/// for names that are not in the set: every name of the Standard's known
+/// elements, asked of sets of a few of them, is found exactly when it was
+/// put in (a filter with a lost bit, or one that skips found names, fails).
+#[test]
+fn name_set_finds_exactly_its_names() {
+    use crate::compile::NameSet;
+    let all: Vec<&str> = htrewrite_shadow::KnownName::all().map(|k| k.name()).chain(["", "x", "custom-el"]).collect();
+    for step in [1, 3, 7, 29] {
+        let chosen: Vec<String> = all.iter().step_by(step).map(|n| n.to_string()).collect();
+        let set = NameSet::new(chosen.clone());
+        for name in &all {
+            assert_eq!(set.contains(name), chosen.iter().any(|c| c == name), "{name:?} in every {step}th name");
+        }
+    }
+}
