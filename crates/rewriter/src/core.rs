@@ -1500,6 +1500,19 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         token: Option<&Token<'_>>,
         end_groups: &[u32],
     ) {
+        if end_groups.is_empty()
+            && let Some(t) = token
+            && let Some(mut edits) = self.edits_spare.take_if(|e| e.only_attributes_changed())
+        {
+            // The common edit (`href`, `src` rewritten): the start tag as
+            // changed, and the edits back for the next element; what the
+            // general path below does when nothing else was asked for.
+            self.token_done = true;
+            self.emit_start_tag(t, &edits);
+            edits.clear_for_reuse(BUFFER_KEPT);
+            self.edits_spare = Some(edits);
+            return;
+        }
         let ctx = ContextOwned::from_context(ctx);
         let mut edits = self.edits_spare.take().unwrap_or_default();
         if let Some(slots) = &mut edits.slots {
@@ -1526,30 +1539,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if let Some(t) = token {
             self.token_done = true;
             if edits.removal == Removal::None {
-                if edits.start_tag_changed() {
-                    let mut bytes = std::mem::take(&mut self.start_tag);
-                    bytes.clear();
-                    let mut marks = Vec::new();
-                    edits.write_start_tag(t, Doc { encoding: self.encoding, lines: None }, &mut bytes, &mut marks);
-                    if marks.is_empty() {
-                        self.emit(&bytes);
-                    } else {
-                        let mut at = 0;
-                        for (offset, mark) in marks {
-                            self.emit(&bytes[at..offset]);
-                            at = offset;
-                            self.place(mark);
-                        }
-                        self.emit(&bytes[at..]);
-                    }
-                    // A long tag's buffer is not kept (memory stays bounded by
-                    // the chunk, not by the longest tag seen).
-                    if bytes.capacity() <= BUFFER_KEPT {
-                        self.start_tag = bytes;
-                    }
-                } else {
-                    self.emit(t.raw());
-                }
+                self.emit_start_tag(t, &edits);
             }
         }
         let prepend = std::mem::take(&mut edits.prepend);
@@ -1573,6 +1563,35 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             edits.prepend = prepend;
             edits.clear_for_reuse(BUFFER_KEPT);
             self.edits_spare = Some(edits);
+        }
+    }
+
+    /// Writes start tag `t` with `edits`' attribute and name changes (as it
+    /// came when there are none), with the marks of attribute-value slots.
+    fn emit_start_tag(&mut self, t: &Token<'_>, edits: &crate::element::Edits<'h, K>) {
+        if !edits.start_tag_changed() {
+            self.emit(t.raw());
+            return;
+        }
+        let mut bytes = std::mem::take(&mut self.start_tag);
+        bytes.clear();
+        let mut marks = Vec::new();
+        edits.write_start_tag(t, Doc { encoding: self.encoding, lines: None }, &mut bytes, &mut marks);
+        if marks.is_empty() {
+            self.emit(&bytes);
+        } else {
+            let mut at = 0;
+            for (offset, mark) in marks {
+                self.emit(&bytes[at..offset]);
+                at = offset;
+                self.place(mark);
+            }
+            self.emit(&bytes[at..]);
+        }
+        // A long tag's buffer is not kept (memory stays bounded by
+        // the chunk, not by the longest tag seen).
+        if bytes.capacity() <= BUFFER_KEPT {
+            self.start_tag = bytes;
         }
     }
 
@@ -2536,6 +2555,56 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An attribute change together with each other edit: only the change
+    /// alone takes `Core::element_edited`'s short path (an edit it let
+    /// through would be lost, or the end tag left unrenamed).
+    #[test]
+    fn attribute_change_with_every_other_edit() {
+        use crate::{ContentType, Element, HandlerResult, Settings, rewrite_str};
+        type Edit = fn(&mut Element<'_, '_>) -> HandlerResult;
+        let cases: [(&str, Edit, &str); 11] = [
+            ("alone", |_| Ok(()), "<body><div a=c>x</div>y"),
+            ("rename", |e| Ok(e.set_tag_name("p")?), "<body><p a=c>x</p>y"),
+            (
+                "end handler",
+                |e| {
+                    e.on_end(|end| Ok(end.after("!", ContentType::Text)?));
+                    Ok(())
+                },
+                "<body><div a=c>x</div>!y",
+            ),
+            ("append", |e| Ok(e.append("!", ContentType::Text)?), "<body><div a=c>x!</div>y"),
+            ("after", |e| Ok(e.after("!", ContentType::Text)?), "<body><div a=c>x</div>!y"),
+            ("prepend", |e| Ok(e.prepend("!", ContentType::Text)?), "<body><div a=c>!x</div>y"),
+            ("before", |e| Ok(e.before("!", ContentType::Text)?), "<body>!<div a=c>x</div>y"),
+            ("inner content", |e| Ok(e.set_inner_content("!", ContentType::Text)?), "<body><div a=c>!</div>y"),
+            ("replace", |e| Ok(e.replace("!", ContentType::Text)?), "<body>!y"),
+            (
+                "remove",
+                |e| {
+                    e.remove();
+                    Ok(())
+                },
+                "<body>y",
+            ),
+            (
+                "remove, keep content",
+                |e| {
+                    e.remove_and_keep_content();
+                    Ok(())
+                },
+                "<body>xy",
+            ),
+        ];
+        for (name, edit, expected) in cases {
+            let settings = Settings::new().element("div", move |e| {
+                e.set_attribute("a", "c")?;
+                edit(e)
+            });
+            assert_eq!(rewrite_str("<body><div a=b>x</div>y", settings).unwrap(), expected, "{name}");
+        }
+    }
 
     #[test]
     fn tail_keeps_the_last_bytes_of_all_output() {

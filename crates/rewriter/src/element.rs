@@ -188,6 +188,20 @@ impl<K: HandlerKind> Edits<'_, K> {
             && self.slots.is_none()
     }
 
+    /// Whether the handlers changed attributes and nothing else: no
+    /// content, removal (a replacement comes with one), rename, slot or end
+    /// handler (`Core::element_edited`'s short path; each test here fails
+    /// `attribute_change_with_every_other_edit` when left out).
+    pub(crate) fn only_attributes_changed(&self) -> bool {
+        !self.attrs.is_empty()
+            && (self.before.len() | self.prepend.len() | self.append.len() | self.after.len()) == 0
+            && self.inner.is_none()
+            && self.removal == Removal::None
+            && self.name.is_none()
+            && self.end_handlers.is_empty()
+            && self.slots.is_none()
+    }
+
     /// Whether anything waits for the element's end.
     pub(crate) fn has_end_work(&self) -> bool {
         !self.append.is_empty()
