@@ -976,10 +976,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// none of which has end handlers, when no rule has content handlers
     /// and no rule has several handler groups: the rules' element handlers
     /// run in rule order on the element, without gathering handler groups
-    /// or content-handler scopes. What the general path does with the
-    /// same groups in the same order; the html5lib, corpus and property
-    /// tests of `tests/` run both (one rule with end or content handlers
-    /// anywhere takes every element to the general path).
+    /// or content-handler scopes: what the general path does with the same
+    /// groups in the same order (one rule with end or content handlers
+    /// anywhere takes every element to the general path). Each guard in
+    /// [`Core::opened_alone`] fails tests when left out: content rules
+    /// (`cause::text_handler_error`, `nodes::text_*`), end handlers
+    /// (`implied::end_describe_*`), several groups
+    /// (`selectors_equal_once_parsed_keep_order_without_content_handlers`).
     fn start_tag_matched(
         &mut self,
         t: &Token<'_>,
@@ -2460,10 +2463,12 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             }
             return Feedback::default();
         }
+        debug_assert!(!self.core.halted && self.core.error.is_none() && !self.core.settled, "halted with them");
         let fb = self.core.token(t, self.valid);
         if self.core.may_settle() {
             self.core.try_settle();
         }
+        debug_assert_eq!(self.core.halted, self.core.error.is_some() || self.core.settled, "halted with them");
         if self.core.halted && self.pass_through && self.core.error.is_some() {
             self.core.stage_direct(t.raw());
             // The failing token's own bytes (and a text node held with it): pass them through.

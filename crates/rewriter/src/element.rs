@@ -180,25 +180,28 @@ impl<K: HandlerKind> Edits<'_, K> {
     /// Whether the handlers changed nothing: no content, removal,
     /// attribute, name or end handler (the start tag goes out as it came).
     pub(crate) fn is_untouched(&self) -> bool {
-        self.before.is_empty()
-            && self.prepend.is_empty()
-            && self.replacement.is_none()
-            && !self.start_tag_changed()
-            && !self.has_end_work()
-            && self.slots.is_none()
+        // A rename is end work ([`Edits::has_end_work`]): the attributes
+        // are what is left of `start_tag_changed`.
+        self.attrs.is_empty() && self.only_start_tag_edits()
     }
 
     /// Whether the handlers changed attributes and nothing else: no
-    /// content, removal (a replacement comes with one), rename, slot or end
-    /// handler (`Core::element_edited`'s short path; each test here fails
-    /// `attribute_change_with_every_other_edit` when left out).
+    /// content, removal, rename, slot or end handler (`Core::element_edited`'s
+    /// short path; `attribute_change_with_every_other_edit` fails with any
+    /// test of [`Edits::only_start_tag_edits`] left out).
     pub(crate) fn only_attributes_changed(&self) -> bool {
-        !self.attrs.is_empty()
-            && (self.before.len() | self.prepend.len() | self.append.len() | self.after.len()) == 0
-            && self.inner.is_none()
-            && self.removal == Removal::None
-            && self.name.is_none()
-            && self.end_handlers.is_empty()
+        !self.attrs.is_empty() && self.only_start_tag_edits()
+    }
+
+    /// Whether nothing but the start tag's attributes may have changed:
+    /// nothing goes before the element or at its content's start, no
+    /// replacement, slot or work for its end (a rename is end work: the
+    /// end tag changes too).
+    fn only_start_tag_edits(&self) -> bool {
+        self.before.is_empty()
+            && self.prepend.is_empty()
+            && self.replacement.is_none()
+            && !self.has_end_work()
             && self.slots.is_none()
     }
 
