@@ -337,6 +337,13 @@ impl Default for Tail {
 impl Tail {
     /// The last bytes of this tail's output followed by `more`.
     pub(crate) fn then(&self, more: &[u8]) -> Tail {
+        if more.is_empty() {
+            return *self;
+        }
+        if let Some(last) = more.last_chunk::<JOIN_TAIL>() {
+            // All of it from `more` (most flushes: the staged output of a chunk).
+            return Tail { buf: *last, len: JOIN_TAIL };
+        }
         let mut t = Tail::default();
         let keep = JOIN_TAIL.saturating_sub(more.len()).min(self.len);
         let more = &more[more.len().saturating_sub(JOIN_TAIL)..];
