@@ -17,8 +17,8 @@ use smallvec::SmallVec;
 use encoding_rs::Encoding;
 use htrewrite_selectors::{ElementInfo, Matcher, RuleId};
 use htrewrite_shadow::{
-    CloseCause, Event, EventSink, InsertionMode, Namespace, NoEvents, NodeId, Origin, Position, Shadow, ShadowAttr,
-    TextRules, TreeToken,
+    CloseCause, Event, EventSink, InsertionMode, KnownName, Namespace, NoEvents, NodeId, Origin, Position, Shadow,
+    ShadowAttr, TextRules, TreeToken,
 };
 use htrewrite_tokenizer::{Feedback, Span, TextMode, Token, TokenKind, TokenSink};
 
@@ -68,9 +68,8 @@ enum Action {
         origin: Origin,
         parent: Option<NodeId>,
         self_closing: bool,
-        /// Set when the element matched a rule: where its name is in the
-        /// token's names ([`Collector::names`]).
-        name: Option<std::ops::Range<usize>>,
+        /// Set when the element matched a rule: its name ([`KeptName`]).
+        name: Option<KeptName>,
         /// Set for an element not from a start tag that was kept: where its
         /// attributes are in the token's attributes ([`Collector::attrs`]).
         attrs: Option<std::ops::Range<usize>>,
@@ -89,6 +88,27 @@ enum Action {
     Content {
         parent: Option<NodeId>,
     },
+}
+
+/// The name of an element an [`Action::Opened`] keeps: a known name's
+/// static string, or where the name is in the token's names
+/// ([`Collector::names`]). A matched element of a known name (most of them)
+/// is not copied.
+#[derive(Debug, Clone)]
+enum KeptName {
+    Known(KnownName),
+    At(std::ops::Range<usize>),
+}
+
+impl KeptName {
+    /// The name, from `names` (the token's names) unless known.
+    #[inline]
+    fn get<'a>(&self, names: &'a str) -> &'a str {
+        match self {
+            KeptName::Known(k) => k.name(),
+            KeptName::At(r) => &names[r.clone()],
+        }
+    }
 }
 
 /// What is known of a detached element until it is placed.
@@ -172,9 +192,15 @@ impl EventSink for Collector {
                 origin,
                 parent: if detached { None } else { position.parent() },
                 self_closing,
-                name: keep.then(|| {
-                    self.names.push_str(name);
-                    self.names.len() - name.len()..self.names.len()
+                name: keep.then(|| match known {
+                    Some(k) => {
+                        debug_assert_eq!(k.name(), name, "a known name is the event's name");
+                        KeptName::Known(k)
+                    }
+                    None => {
+                        self.names.push_str(name);
+                        KeptName::At(self.names.len() - name.len()..self.names.len())
+                    }
                 }),
                 attrs: (keep && !origin.is_from_start_tag()).then(|| {
                     self.attrs.extend_from_slice(attrs);
@@ -978,8 +1004,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     /// [`Core::opened_at`] for an element opened by start tag `t` (its id,
-    /// namespace, origin and self-closing flag; its name at `name` in the
-    /// token's names) that matched `rules` (a range of the token's rules),
+    /// namespace, origin and self-closing flag; its name `name`, known or
+    /// in the token's names) that matched `rules` (a range of the token's rules),
     /// none of which has end handlers, when no rule has content handlers
     /// and no rule has several handler groups: the rules' element handlers
     /// run in rule order on the element, without gathering handler groups
@@ -995,7 +1021,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         t: &Token<'_>,
         fb: Feedback,
         (id, ns, origin, self_closing): (NodeId, Namespace, Origin, bool),
-        name: std::ops::Range<usize>,
+        name: KeptName,
         rules: std::ops::Range<usize>,
     ) {
         // A kept element without kept attributes ([`Collector`]) is made for
@@ -1009,7 +1035,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         debug_assert!(edits.is_untouched());
         edits.next_slot = self.next_slot;
         edits.parse_level = parse_level;
-        let name_str = &self.events.names[name.clone()];
+        let name_str = name.get(&self.events.names);
         let src = Source {
             id,
             ns,
@@ -1045,7 +1071,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             return;
         }
         let names = std::mem::take(&mut self.events.names);
-        self.element_edited(id, &names[name], ctx, Some(t), &[]);
+        self.element_edited(id, name.get(&names), ctx, Some(t), &[]);
         self.events.names = names;
     }
 
@@ -1383,7 +1409,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let (id, ns, origin, parent, self_closing, name, attrs, rules) = match a {
             Action::Opened { id, ns, origin, parent, self_closing, name, attrs, rules } => {
                 let (names, kept_attrs) = kept;
-                let name = name.clone().map(|r| &names[r]);
+                let name = name.as_ref().map(|n| n.get(names));
                 let attrs = attrs.clone().map(|r| &kept_attrs[r]);
                 if parent.is_none() && matches!(origin, Origin::AdoptionAgencyClone { .. }) {
                     // Detached: remembered until placed.
