@@ -1048,22 +1048,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         };
         let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
         let mut el = Element { src, ctx, doc, e: edits };
-        let mut failed = None;
-        'rules: for r in &self.events.rules[rules] {
-            for &g in &self.rule_map[r.0 as usize] {
-                for h in &mut self.rules[g as usize].element {
-                    if let Err(e) = h(&mut el) {
-                        failed = Some(e);
-                        break 'rules;
-                    }
-                }
-            }
-        }
+        let result = self.events.rules[rules].iter().try_for_each(|r| {
+            call_element_handlers(&mut self.rules, self.rule_map[r.0 as usize].iter().copied(), &mut el)
+        });
         let untouched = el.e.is_untouched();
-        if let Some(e) = failed {
-            // As in [`Core::opened_at`]: the failing element's edits are dropped.
-            self.edits_spare = None;
-            self.fail(RewritingError::Handler(e));
+        if let Err(e) = result {
+            self.element_handler_failed(e);
             return;
         }
         if untouched {
@@ -1498,28 +1488,30 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         edits.next_slot = self.next_slot;
         edits.parse_level = parse_level;
         let implied_attrs = attrs.unwrap_or_default();
-        for &g in &groups {
-            let n = self.rules[g as usize].element.len();
-            for i in 0..n {
-                let src = Source { id, ns, origin, token, name, implied_attrs, self_closing, at };
-                let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
-                let mut el = Element { src, ctx, doc, e: edits };
-                if let Err(e) = (self.rules[g as usize].element[i])(&mut el) {
-                    // The edits the failing element's handlers made are dropped, not kept for the next.
-                    self.edits_spare = None;
-                    self.fail(RewritingError::Handler(e));
-                    return;
-                }
-            }
+        let src = Source { id, ns, origin, token, name, implied_attrs, self_closing, at };
+        let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
+        let mut el = Element { src, ctx, doc, e: edits };
+        let result = call_element_handlers(&mut self.rules, groups.iter().copied(), &mut el);
+        let untouched = el.e.is_untouched();
+        if let Err(e) = result {
+            self.element_handler_failed(e);
+            return;
         }
         // Handlers that only read (counting, collecting): the start tag goes
         // out as it came and nothing waits for the end, as
         // [`Core::element_edited`] would decide for untouched edits.
-        if edits.is_untouched() && end_groups.is_empty() {
+        if untouched && end_groups.is_empty() {
             self.emit_token_unchanged(token);
             return;
         }
         self.element_edited(id, name, ctx, token, &end_groups);
+    }
+
+    /// An element handler failed: the edits its element's handlers made are
+    /// dropped, not kept for the next element, and the failure is kept.
+    fn element_handler_failed(&mut self, e: Box<dyn std::error::Error + Send + Sync>) {
+        self.edits_spare = None;
+        self.fail(RewritingError::Handler(e));
     }
 
     /// The output and pending work of element `id` after its handlers ran
@@ -2259,6 +2251,24 @@ impl PiecePlan {
             None
         }
     }
+}
+
+/// Calls the element handlers of handler groups `groups`, in order, on
+/// element `el` (they see each other's edits through it), until one fails:
+/// its error. One `Element` for them all, as [`call_text_handlers`] has one
+/// chunk.
+#[inline(always)]
+fn call_element_handlers<'h, K: HandlerKind>(
+    rules: &mut [RuleHandlers<'h, K>],
+    groups: impl IntoIterator<Item = u32>,
+    el: &mut Element<'_, 'h, K>,
+) -> crate::HandlerResult {
+    for g in groups {
+        for h in &mut rules[g as usize].element {
+            h(el)?;
+        }
+    }
+    Ok(())
 }
 
 /// Calls the text handlers of rule groups `groups` and then, with
