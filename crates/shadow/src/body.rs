@@ -174,7 +174,7 @@ impl Builder {
                 self.frameset_ok = false;
             }
             "a" => {
-                if let Some(i) = self.fmt.last_named_after_marker("a") {
+                if let Some(i) = self.fmt.last_keyed_after_marker(const { names::html("a") }) {
                     let id = self.fmt.element(i).expect("element").id;
                     if !self.adoption_agency(s, "a", false) {
                         let c = self.implied();

@@ -610,11 +610,14 @@ impl Builder {
     /// Whether reconstructing the active formatting elements would reopen
     /// one: spec, nothing to do when the list is empty or its last entry is a
     /// marker or an element in the stack of open elements (the last entry is
-    /// never a tombstone).
+    /// never a tombstone). The element is most often the current node (text
+    /// in `<b>…</b>`), found without a search.
     #[inline(always)]
     pub(crate) fn reconstruction_reopens(&self) -> bool {
         let n = self.fmt.len();
-        n > 0 && matches!(self.fmt.get(n - 1), Entry::Element(f) if self.stack.position(f.id).is_none())
+        n > 0
+            && matches!(self.fmt.get(n - 1), Entry::Element(f)
+                if self.stack.current().is_none_or(|c| c.id != f.id) && self.stack.position(f.id).is_none())
     }
 
     /// The steps of [`Builder::reconstruct_active_formatting_elements`] after
@@ -648,7 +651,7 @@ impl Builder {
         let current = self.stack.current().expect("just inserted");
         debug_assert_eq!(current.id, id);
         debug_assert!(current.known().is_some(), "formatting elements have known names");
-        let mut f = FormattingElement::new(id, current.key, Vec::new(), tag.span);
+        let mut f = self.fmt.new_element(id, current.key, tag.span);
         if self.tag_attrs_deferred {
             // The tag's buffers go to the entry; kept ones (or new) take their place.
             let mut raw = self.fmt.spare_raw();
@@ -676,7 +679,7 @@ impl Builder {
             // removes it from the list, and the algorithm returns.
             if self.fmt.last_element_id() == Some(cur.id) {
                 self.pop(s, cause);
-                self.fmt.kill(self.fmt.len() - 1);
+                self.fmt.kill_last();
                 return true;
             }
             // spec step 2.

@@ -273,7 +273,7 @@ impl Builder {
         let f = flags(known);
         if !self.dispatches_to_in_body(f)
             || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM) == 0
-            || f & A_START != 0 && self.fmt.last_named_after_marker("a").is_some()
+            || f & A_START != 0 && self.fmt.last_keyed_after_marker(const { names::html("a") }).is_some()
         {
             return false;
         }
@@ -383,7 +383,7 @@ impl Builder {
         self.skip_newline = false;
         self.pop(s, CloseCause::EndTag { span: t.span });
         if adopted {
-            self.fmt.kill(self.fmt.len() - 1);
+            self.fmt.kill_last();
         }
     }
 }

@@ -391,6 +391,27 @@ impl FormattingList {
         }
     }
 
+    /// [`FormattingList::kill`] of the last entry, an element (the common
+    /// `<b>x</b>`: the element leaves the list soon after it joined). When
+    /// the element is not indexed, that is what `kill` does, without its
+    /// general steps: pop it (no index entry to drop:
+    /// [`FormattingList::pop_entry`] of an unindexed element), recycle it,
+    /// then drop the tombstones that end the list.
+    #[inline]
+    pub(crate) fn kill_last(&mut self) {
+        let top = self.entries.len() - 1;
+        if top < self.indexed || !matches!(self.entries[top], Entry::Element(_)) {
+            return self.kill(top);
+        }
+        tick(1);
+        if let Some(e) = self.entries.pop() {
+            self.recycle(e);
+        }
+        while matches!(self.entries.last(), Some(Entry::Dead(..))) {
+            self.pop_entry();
+        }
+    }
+
     /// Removes the element at `i` in O(1) amortized, leaving a tombstone
     /// (its index entries become stale).
     pub(crate) fn kill(&mut self, i: usize) {
@@ -553,29 +574,40 @@ impl FormattingList {
 
     /// Keeps the attribute list (or undecoded attributes) of an entry that
     /// leaves the list, if there is room for it, and its box.
-    #[inline]
+    #[inline(always)]
     fn recycle(&mut self, e: Entry) {
         let Entry::Element(mut f) = e else { return };
-        if let Some(r) = f.raw.take() {
-            if self.spare_raw.len() < SPARE_LISTS && r.capacity() <= SPARE_RAW {
-                self.spare_raw.push(r);
-            }
-        } else if f.attrs.capacity() > 0 && f.attrs.capacity() <= SPARE_ATTRS && self.spare.len() < SPARE_LISTS {
-            let mut attrs = std::mem::take(&mut f.attrs);
-            for a in attrs.drain(..) {
-                if self.spare_attrs.len() < SPARE_LISTS * SPARE_ATTRS
-                    && a.name.capacity() <= SPARE_CAPACITY
-                    && a.value.capacity() <= SPARE_CAPACITY
-                {
-                    self.spare_attrs.push(a);
-                }
-            }
-            self.spare.push(attrs);
+        if let Some(r) = f.raw.take()
+            && self.spare_raw.len() < SPARE_LISTS
+            && r.capacity() <= SPARE_RAW
+        {
+            self.spare_raw.push(r);
         }
+        if f.attrs.capacity() > 0 {
+            self.keep_attrs(std::mem::take(&mut f.attrs));
+        }
+        // A kept box holds neither attributes nor tag bytes.
         if self.spare_boxes.len() < SPARE_LISTS {
-            f.attrs = Vec::new();
             self.spare_boxes.push(f);
         }
+    }
+
+    /// [`FormattingList::recycle`] of an attribute list: kept, with its
+    /// attributes, if it is small and there is room.
+    #[inline(never)]
+    fn keep_attrs(&mut self, mut attrs: Vec<ShadowAttr>) {
+        if attrs.capacity() > SPARE_ATTRS || self.spare.len() >= SPARE_LISTS {
+            return;
+        }
+        for a in attrs.drain(..) {
+            if self.spare_attrs.len() < SPARE_LISTS * SPARE_ATTRS
+                && a.name.capacity() <= SPARE_CAPACITY
+                && a.value.capacity() <= SPARE_CAPACITY
+            {
+                self.spare_attrs.push(a);
+            }
+        }
+        self.spare.push(attrs);
     }
 
     /// `f` as an entry, in a kept box when there is one.
@@ -589,7 +621,27 @@ impl FormattingList {
         }
     }
 
-    pub(crate) fn push(&mut self, mut f: FormattingElement) {
+    /// A new element for [`FormattingList::push`], without attributes, in
+    /// a kept box when there is one (built in place: no element moved).
+    #[inline(always)]
+    pub(crate) fn new_element(&mut self, id: NodeId, key: u32, span: Span) -> Box<FormattingElement> {
+        match self.spare_boxes.pop() {
+            Some(mut b) => {
+                // A kept box holds neither attributes nor tag bytes (see `recycle`).
+                debug_assert!(b.attrs.is_empty() && b.raw.is_none());
+                b.id = id;
+                b.key = key;
+                b.span = span;
+                b.sig = None;
+                b
+            }
+            None => Box::new(FormattingElement::new(id, key, Vec::new(), span)),
+        }
+    }
+
+    /// Pushes `f` (from [`FormattingList::new_element`]): the Noah's Ark
+    /// clause, then the entry.
+    pub(crate) fn push(&mut self, mut f: Box<FormattingElement>) {
         let floor = self.after_last_marker();
         // The equal elements after the last marker, latest first: at most
         // three are looked for (counted, not collected: no allocation).
@@ -636,8 +688,7 @@ impl FormattingList {
             self.kill(earliest);
         }
         self.compact();
-        let e = self.entry(f);
-        self.push_entry(e);
+        self.push_entry(Entry::Element(f));
     }
 
     /// [Clear the list of active formatting elements up to the last marker](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-list-of-active-formatting-elements-up-to-the-last-marker).
@@ -652,8 +703,13 @@ impl FormattingList {
 
     /// Position of the last element named `name` after the last marker.
     pub(crate) fn last_named_after_marker(&self, name: &str) -> Option<usize> {
+        self.last_keyed_after_marker(crate::names::known(crate::Namespace::Html, name)?)
+    }
+
+    /// [`FormattingList::last_named_after_marker`] by the name's known id.
+    #[inline]
+    pub(crate) fn last_keyed_after_marker(&self, key: u32) -> Option<usize> {
         let floor = self.after_last_marker();
-        let key = crate::names::known(crate::Namespace::Html, name)?;
         for (i, e) in self.fresh() {
             if i < floor {
                 return None;
@@ -768,5 +824,115 @@ impl FormattingList {
             return Err("tombstone at the end".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Entry, FormattingList};
+    use crate::{NodeId, ShadowAttr, names};
+    use htrewrite_testkit::{Random, SplitMix64};
+    use htrewrite_tokenizer::Span;
+
+    /// The state two lists must share to behave alike from here on.
+    fn same(a: &FormattingList, b: &FormattingList) -> Result<(), String> {
+        let parts = [
+            ("entries", a.entries == b.entries),
+            ("indexed", a.indexed == b.indexed),
+            ("markers", a.markers == b.markers),
+            ("by_name", a.by_name == b.by_name),
+            ("by_sig", a.by_sig == b.by_sig),
+            ("pos_of", a.pos_of == b.pos_of),
+            ("dead", a.dead == b.dead),
+            ("spare", a.spare.len() == b.spare.len() && a.spare_attrs.len() == b.spare_attrs.len()),
+            ("spare_raw", a.spare_raw.len() == b.spare_raw.len()),
+            ("spare_boxes", a.spare_boxes.len() == b.spare_boxes.len()),
+        ];
+        match parts.iter().find(|(_, ok)| !ok) {
+            Some((what, _)) => Err(format!("{what} differ")),
+            None => Ok(()),
+        }
+    }
+
+    /// `kill_last` (the fast path for the last entry) leaves the list as
+    /// `kill(len - 1)` does, on random lists of namesakes with and without
+    /// attributes (decoded, or kept as tag bytes), markers, tombstones and
+    /// indexed entries (`index_all`, what the adoption agency does first):
+    /// with the fast path taken for an indexed element, its index entries
+    /// would stay behind and `by_name`/`pos_of` differ.
+    #[test]
+    fn kill_last_is_kill_of_the_last_entry() {
+        let keys = [names::html("b"), names::html("i"), names::html("a")];
+        let mut fast_taken = 0;
+        let mut indexed_seen = 0;
+        for seed in 0..40u64 {
+            let mut rng = SplitMix64::new(seed);
+            let mut a = FormattingList::default();
+            let mut b = a.clone();
+            let mut next_id = 1u64;
+            for step in 0..2_000 {
+                let r = rng.below(20);
+                let what = if r < 9 {
+                    let key = keys[rng.below(keys.len())];
+                    let id = NodeId(next_id);
+                    next_id += 1;
+                    let span = Span::new(step, step + 1);
+                    let attrs = rng.below(4);
+                    for list in [&mut a, &mut b] {
+                        let mut f = list.new_element(id, key, span);
+                        match attrs {
+                            1 => f.raw = Some(b"<b class=x>".to_vec()),
+                            2 => {
+                                let v = if step % 2 == 0 { "x" } else { "y" };
+                                f.attrs = vec![ShadowAttr {
+                                    name: "class".into(),
+                                    namespace: Default::default(),
+                                    value: v.into(),
+                                }];
+                            }
+                            _ => {}
+                        }
+                        list.push(f);
+                    }
+                    "push"
+                } else if r < 10 {
+                    a.push_marker();
+                    b.push_marker();
+                    "marker"
+                } else if r < 11 {
+                    a.clear_to_last_marker();
+                    b.clear_to_last_marker();
+                    "clear"
+                } else if r < 13 && a.len() > a.after_last_marker() + 1 {
+                    // The Standard removes only elements after the last marker.
+                    let floor = a.after_last_marker();
+                    let i = floor + rng.below(a.len() - 1 - floor);
+                    a.kill(i);
+                    b.kill(i);
+                    "kill in the middle"
+                } else if r < 14 {
+                    a.index_all();
+                    b.index_all();
+                    "index all"
+                } else if let Some(Entry::Element(_)) = a.entries.last() {
+                    let top = a.len() - 1;
+                    if top < a.indexed {
+                        indexed_seen += 1;
+                    } else {
+                        fast_taken += 1;
+                    }
+                    a.kill_last();
+                    b.kill(top);
+                    "kill the last"
+                } else {
+                    continue;
+                };
+                if let Err(e) = same(&a, &b).and_then(|()| a.check_invariants()) {
+                    panic!("seed {seed}, step {step}, after {what}: {e}");
+                }
+            }
+        }
+        // Both paths were taken, many times.
+        assert!(fast_taken > 1_000 && indexed_seen > 100, "fast {fast_taken}, indexed {indexed_seen}");
     }
 }
