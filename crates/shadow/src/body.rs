@@ -468,17 +468,24 @@ impl Builder {
         // other than address, div and p, looking for li (or dd/dt).
         debug_assert!(key == LI || DD_DT.contains(&key), "{:?}", names::name(key));
         let targets: &[u32] = if key == LI { &[LI] } else { &DD_DT };
-        let found = targets.iter().filter_map(|&k| self.stack.topmost_known(k)).max();
-        let stop = self.stack.topmost_cat(cat::SPECIAL_NOT_ADP);
-        if let Some(i) = found
-            && stop.is_none_or(|st| i >= st)
+        if self.stack.current().is_some_and(|c| targets.contains(&c.key)) {
+            // The loop's first node is a target (`<li>a<li>b`, the common
+            // case): generating implied end tags except for it pops nothing
+            // (it is the current node), and popping until it pops just it.
+            // (Known ids say the namespace: `c.key` is an HTML element's.)
+            let c = self.implied();
+            self.pop(s, c);
+        } else if let Some(i) = targets.iter().filter_map(|&k| self.stack.topmost_known(k)).max()
+            && self.stack.topmost_cat(cat::SPECIAL_NOT_ADP).is_none_or(|st| i >= st)
         {
             // The name as a static string (no copy): it is one of the targets
             // (HTML elements: known ids are per namespace).
             let which = names::name(self.stack.get(i).key);
             self.generate_implied_end_tags(s, Some(which));
+            // Popping until `which` is popped: it is still at `i` (the topmost
+            // of its name; generating implied end tags stops at it).
             let c = self.implied();
-            self.pop_until_html(s, which, c);
+            self.pop_to(s, i, c);
         }
         self.close_p_if_in_button_scope(s);
         self.insert_html_element_known(s, t, Some(key));
