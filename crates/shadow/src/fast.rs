@@ -346,7 +346,26 @@ impl Builder {
         self.fast_end_decision(e)
     }
 
-    /// A token of [`Builder::fast_end_by_key`]'s: `t` is the end tag (its
+    /// [`Builder::fast_end_by_key`] for an end tag whose name's bytes `raw`
+    /// give no short known id (a name outside the table, `emu-xref`, or
+    /// longer than 8 bytes, `blockquote`): the current node must be the
+    /// HTML element of that name, compared with the bytes ASCII-lowercased.
+    /// A name whose bytes the tokenizer would change otherwise (NUL, invalid
+    /// UTF-8: a U+FFFD in the name) never equals them, and goes the full way.
+    #[inline]
+    pub(crate) fn fast_end_by_raw_name(&self, raw: &[u8]) -> Option<bool> {
+        let e = self.stack.current()?;
+        let name = self.stack.name(e).as_bytes();
+        if e.ns != Namespace::Html
+            || name.len() != raw.len()
+            || !raw.iter().zip(name).all(|(&r, &n)| r.to_ascii_lowercase() == n)
+        {
+            return None;
+        }
+        self.fast_end_decision(e)
+    }
+
+    /// A token of [`Builder::fast_end_by_key`]'s or [`Builder::fast_end_by_raw_name`]'s: `t` is the end tag (its
     /// span; its name is filled from `raw_name` only when the fast path is
     /// checked against the full rules, which read it).
     pub(crate) fn run_fast_end<S: EventSink + ?Sized>(

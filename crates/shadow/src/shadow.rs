@@ -566,9 +566,12 @@ impl Shadow {
                 let s = sink;
                 // The common case first: an end tag that pops the current node,
                 // decided from the name's bytes without building the name.
-                if let Some(key) = names::known_html_raw(token.raw_tag_name())
-                    && let Some(adopted) = self.b.fast_end_by_key(key)
-                {
+                let raw_name = token.raw_tag_name();
+                let decision = match names::known_html_raw(raw_name) {
+                    Some(key) => self.b.fast_end_by_key(key),
+                    None => self.b.fast_end_by_raw_name(raw_name),
+                };
+                if let Some(adopted) = decision {
                     self.end_tag.span = span;
                     self.end_tag.self_closing = false;
                     return self.b.run_fast_end(&mut self.end_tag, token.raw_tag_name(), adopted, s);

@@ -54,6 +54,18 @@ const CASES: &[(&str, &str, u64)] = &[
     ("end_of_li_and_ul", "<body><ul><li>x</li></ul>", 4),
     ("end_p_and_heading_when_current", "<body><p>x</p><h2>y</h2>", 3),
     ("upper_case_tags", "<BODY><DIV>x</DIV>", 2),
+    // End tags without a short known id, decided from their bytes
+    // (`fast_end_by_raw_name`): names outside the table, long known names,
+    // in any ASCII case.
+    (
+        "names_without_short_ids",
+        "<body><emu-xref>x</EMU-Xref><blockquote>y</BlockQuote><my-element-name>z</my-element-name>",
+        6,
+    ),
+    // A name the tokenizer changes (NUL: U+FFFD) never equals its bytes: its
+    // end tag is taken after the name is decoded (`in_body_fast_end`);
+    // `</my-a>` is not the current node's; `</foo>` in the `svg` is foreign.
+    ("names_without_short_ids_not_taken", "<body><x\0y>a</x\0y><my-a><my-b></my-a><svg><foo></foo>", 4),
     // What it must not take.
     ("before_body", "<div>x</div>", 1),
     // Foster-parented `<div>`, "in row" `<td>`: the full rules. "In cell",
