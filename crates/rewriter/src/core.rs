@@ -989,7 +989,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if self.error.is_some() {
             return fb;
         }
-        if t.kind() == TokenKind::EndTag && !self.token_done {
+        // Only an end tag that switched the insertion mode can end elements
+        // without popping them (the test before the names are compared).
+        if t.kind() == TokenKind::EndTag && !self.token_done && self.shadow.insertion_mode() != mode_before {
             self.end_tag_without_pop(t, mode_before);
         }
         if let TokenKind::Text(mode) = t.kind() {
