@@ -366,7 +366,7 @@ pub enum Event<'a> {
     Comment {
         /// Where.
         position: Position,
-        /// Its data.
+        /// Its data (empty if the sink declined it: [`EventSink::wants_text`]).
         data: &'a str,
     },
     /// A processing instruction inserted (where a comment would be).
@@ -478,13 +478,16 @@ pub trait EventSink {
         let _ = (host, template);
     }
 
-    /// Whether this sink reads the characters of [`Event::Text`]; asked once
-    /// per token, before the token is processed.
+    /// Whether this sink reads the characters of [`Event::Text`] (and the
+    /// data of [`Event::Comment`]); asked once per token, before the token
+    /// is processed.
     ///
     /// `true` (the default): every `Event::Text` carries its decoded
-    /// characters, never empty. `false`: every `Event::Text` carries
-    /// `text: ""`, and nothing else changes: the same events, in the same
-    /// order, at the same positions, with the same ids and closing causes.
+    /// characters, never empty, and every `Event::Comment` its data.
+    /// `false`: every `Event::Text` carries `text: ""` and every
+    /// `Event::Comment` `data: ""`, and nothing else changes: the same
+    /// events, in the same order, at the same positions, with the same ids
+    /// and closing causes.
     /// The shadow then decodes a text token only where tree construction
     /// itself looks at its characters beyond telling whitespace from the
     /// rest (tables, foreign content, U+0000, the newline after `<pre>`, …).
@@ -866,7 +869,7 @@ impl OwnedEvent {
     /// `events`, the events of a sink that declines nothing, as
     /// [`EventSink`]'s docs promise: without [`EventSink::wants_text_events`]
     /// no [`OwnedEvent::Text`]; without [`EventSink::wants_text`] every text
-    /// event without its characters; for an element made for a start tag
+    /// event without its characters and every comment without its data; for an element made for a start tag
     /// whose attributes `sink` declines ([`EventSink::wants_start_tag_attributes`])
     /// no attributes, and no [`OwnedEvent::AttributesAdded`] for an `html`
     /// or `body` start tag whose attributes it declines; where it takes the
@@ -919,6 +922,9 @@ impl OwnedEvent {
                 OwnedEvent::Text { .. } if !text_events => {}
                 OwnedEvent::Text { position, .. } if !text => {
                     out.push(OwnedEvent::Text { position: *position, text: String::new() })
+                }
+                OwnedEvent::Comment { position, .. } if !text => {
+                    out.push(OwnedEvent::Comment { position: *position, data: String::new() })
                 }
                 OwnedEvent::ElementOpened { id, name, ns, attrs, origin, position, self_closing }
                     if origin.is_from_start_tag() =>

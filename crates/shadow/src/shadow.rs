@@ -585,7 +585,9 @@ impl Shadow {
             }
             TokenKind::Comment(_) => {
                 let s = sink;
-                let data = token.comment_data().unwrap_or_default();
+                // Tree construction never reads a comment's data: decoded
+                // only for a sink that reads it (`EventSink::wants_text`).
+                let data = if self.b.text_shown { token.comment_data().unwrap_or_default() } else { Cow::Borrowed("") };
                 self.b.run(TreeToken::Comment(&data), span, s)
             }
             TokenKind::Doctype => {
