@@ -273,6 +273,10 @@ impl Builder {
 
     /// Pops until an HTML element named `name` has been popped (no-op if none is open).
     pub(crate) fn pop_until_html<S: EventSink + ?Sized>(&mut self, s: &mut S, name: &str, cause: CloseCause) {
+        // The current node is the topmost of its name: popped alone.
+        if self.stack.current_is(name) {
+            return self.pop(s, cause);
+        }
         if let Some(i) = self.stack.topmost(Namespace::Html, name) {
             self.pop_to(s, i, cause);
         }

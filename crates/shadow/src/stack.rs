@@ -989,6 +989,11 @@ impl Stack {
     /// [Has an element in the specific scope](https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-the-specific-scope)
     /// for HTML target names.
     pub(crate) fn has_in_scope_of(&self, names: &[&str], scope: u16) -> bool {
+        // The walk starts at the current node: when it is a target (`</td>`
+        // in its cell, `</tr>` in its row), the answer is yes at once.
+        if self.items.last().is_some_and(|e| e.ns == Namespace::Html && names.contains(&self.name(e))) {
+            return true;
+        }
         match self.topmost_html_of(names) {
             Some(t) => self.position_in_scope(t, scope),
             None => false,
@@ -1114,5 +1119,33 @@ impl Stack {
             return Err("pos_of differs".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stack;
+    use crate::tags::cat;
+    use crate::{Namespace, NodeId, names};
+
+    /// Whether `name` is in table scope, after pushing `open` (bottom first).
+    fn in_table_scope(open: &[(&str, Namespace)], name: &str) -> bool {
+        let mut stack = Stack::default();
+        for (i, &(n, ns)) in open.iter().enumerate() {
+            stack.push_new(NodeId(i as u64 + 1), n, names::known(ns, n), ns, NodeId(i as u64), false);
+        }
+        stack.has_in_scope_of(&[name], cat::TABLE_SCOPE)
+    }
+
+    /// The scope question's shortcut for a current node that is a target
+    /// takes only an HTML element: an SVG `td` on top is not the HTML `td`
+    /// (and a `table` below it ends the walk).
+    #[test]
+    fn scope_shortcut_takes_only_html_targets() {
+        use Namespace::{Html, Svg};
+        assert!(in_table_scope(&[("html", Html), ("table", Html), ("tr", Html), ("td", Html)], "td"));
+        assert!(!in_table_scope(&[("html", Html), ("table", Html), ("td", Svg)], "td"));
+        assert!(in_table_scope(&[("html", Html), ("td", Html), ("td", Svg)], "td"));
+        assert!(!in_table_scope(&[("html", Html), ("td", Html), ("table", Html), ("span", Html)], "td"));
     }
 }

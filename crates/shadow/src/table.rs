@@ -10,6 +10,7 @@
 
 use crate::builder::Builder;
 use crate::mode::InsertionMode;
+use crate::names;
 use crate::tags;
 use crate::token::{TagToken, Tok};
 use crate::{CloseCause, EventSink, Namespace};
@@ -31,9 +32,11 @@ pub(crate) const IN_CELL_IGNORED_END: &[&str] = &["body", "caption", "col", "col
 pub(crate) const IN_CELL_CLOSING_END: &[&str] = &["table", "tbody", "tfoot", "thead", "tr"];
 
 impl Builder {
-    fn clear_stack_back_to<S: EventSink + ?Sized>(&mut self, s: &mut S, names: &[&str]) {
+    /// Pops until the current node is an HTML element with one of the known
+    /// ids `keys` (`names::html`: known ids say the namespace).
+    fn clear_stack_back_to<S: EventSink + ?Sized>(&mut self, s: &mut S, keys: &[u32]) {
         while let Some(e) = self.stack.current() {
-            if e.ns == Namespace::Html && names.contains(&self.stack.name(e)) {
+            if keys.contains(&e.key) {
                 break;
             }
             let c = self.implied();
@@ -43,17 +46,24 @@ impl Builder {
 
     /// [Clear the stack back to a table context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-context).
     pub(crate) fn clear_stack_back_to_table_context<S: EventSink + ?Sized>(&mut self, s: &mut S) {
-        self.clear_stack_back_to(s, &["table", "template", "html"]);
+        self.clear_stack_back_to(s, &const { [names::html("table"), names::html("template"), names::html("html")] });
     }
 
     /// [Clear the stack back to a table body context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-body-context).
     pub(crate) fn clear_stack_back_to_table_body_context<S: EventSink + ?Sized>(&mut self, s: &mut S) {
-        self.clear_stack_back_to(s, &["tbody", "tfoot", "thead", "template", "html"]);
+        const KEYS: [u32; 5] = [
+            names::html("tbody"),
+            names::html("tfoot"),
+            names::html("thead"),
+            names::html("template"),
+            names::html("html"),
+        ];
+        self.clear_stack_back_to(s, &KEYS);
     }
 
     /// [Clear the stack back to a table row context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-row-context).
     pub(crate) fn clear_stack_back_to_table_row_context<S: EventSink + ?Sized>(&mut self, s: &mut S) {
-        self.clear_stack_back_to(s, &["tr", "template", "html"]);
+        self.clear_stack_back_to(s, &const { [names::html("tr"), names::html("template"), names::html("html")] });
     }
 
     /// Characters in "in table" (also reached from "in table body" and "in
@@ -93,26 +103,32 @@ impl Builder {
     /// arrives, the decision ("foster-parent them all") is made and the text
     /// streams through.
     pub(crate) fn table_text<S: EventSink + ?Sized>(&mut self, text: &str, s: &mut S) {
-        for (k, seg) in text.split('\0').enumerate() {
-            if k > 0 {
-                // (no Ignored event for characters: text events have no spans)
-            }
-            if seg.is_empty() {
-                continue;
-            }
-            if self.table_foster {
-                self.foster_text(seg, s);
-                continue;
-            }
-            let ws = tags::ws_prefix_len(seg);
-            self.table_ws.push_str(&seg[..ws]);
-            if ws < seg.len() {
-                self.table_foster = true;
-                let pending = std::mem::take(&mut self.table_ws);
-                self.foster_text(&pending, s);
-                self.keep_table_ws(pending);
-                self.foster_text(&seg[ws..], s);
-            }
+        // U+0000 is ignored (no Ignored event for characters: text events
+        // have no spans); most text has none, one piece.
+        if !text.as_bytes().contains(&0) {
+            return self.table_text_piece(text, s);
+        }
+        for seg in text.split('\0') {
+            self.table_text_piece(seg, s);
+        }
+    }
+
+    /// [`Builder::table_text`] for characters without U+0000.
+    fn table_text_piece<S: EventSink + ?Sized>(&mut self, seg: &str, s: &mut S) {
+        if seg.is_empty() {
+            return;
+        }
+        if self.table_foster {
+            return self.foster_text(seg, s);
+        }
+        let ws = tags::ws_prefix_len(seg);
+        self.table_ws.push_str(&seg[..ws]);
+        if ws < seg.len() {
+            self.table_foster = true;
+            let pending = std::mem::take(&mut self.table_ws);
+            self.foster_text(&pending, s);
+            self.keep_table_ws(pending);
+            self.foster_text(&seg[ws..], s);
         }
     }
 
