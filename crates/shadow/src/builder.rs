@@ -456,7 +456,24 @@ impl Builder {
 
     /// Inserts a void HTML element, pops it at once and acknowledges the self-closing flag.
     pub(crate) fn insert_void_html_element<S: EventSink + ?Sized>(&mut self, s: &mut S, tag: &TagToken) {
-        self.insert_html_element_with(s, tag, Origin::StartTag { span: tag.span }, tag.self_closing);
+        self.insert_void_html_element_known(s, tag, names::known(Namespace::Html, &tag.name));
+    }
+
+    /// [`Builder::insert_void_html_element`] given `known`, as for
+    /// [`Builder::insert_html_element_known`].
+    pub(crate) fn insert_void_html_element_known<S: EventSink + ?Sized>(
+        &mut self,
+        s: &mut S,
+        tag: &TagToken,
+        known: Option<u32>,
+    ) {
+        let position = self.appropriate_place(None);
+        let origin = Origin::StartTag { span: tag.span };
+        let name: &str = match known {
+            Some(key) => names::name(key),
+            None => &tag.name,
+        };
+        self.insert_at_known(s, name, known, Namespace::Html, &tag.attrs, origin, position, tag.self_closing);
         self.pop(s, CloseCause::Immediate { span: tag.span });
     }
 

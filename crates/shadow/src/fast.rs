@@ -16,6 +16,10 @@
 //!   `a` after its last marker: as the formatting elements;
 //! - a start tag `li`, `dd` or `dt`: their rule, called as is
 //!   ([`Builder::in_body_list_item_start`]);
+//! - a start tag `h1` … `h6`: close a `p` element in button scope, pop a
+//!   heading that is the current node, insert an HTML element;
+//! - a start tag `area`, `br`, `embed`, `img`, `keygen`, `wbr`:
+//!   reconstruct, insert a void HTML element, frameset-ok "not ok";
 //! - an end tag whose name is the current node's, an HTML element whose
 //!   in-body end-tag rule then pops just it (`</div>`, `</p>`, `</li>`,
 //!   `</span>`: every name but those below);
@@ -59,22 +63,29 @@ use crate::token::{TagToken, Tok};
 use crate::{CloseCause, EventSink, Namespace, OpenElement};
 
 /// The start tag is "any other start tag".
-const ANY_OTHER: u8 = 1;
+const ANY_OTHER: u16 = 1;
 /// The start tag closes a `p` element in button scope first.
-const CLOSES_P: u8 = 2;
+const CLOSES_P: u16 = 2;
 /// The start tag makes a formatting element (not `a` or `nobr`).
-const FORMATTING: u8 = 4;
+const FORMATTING: u16 = 4;
 /// The end tag, when the current node is the HTML element of its name, pops it.
-const END_POPS_CURRENT: u8 = 8;
+const END_POPS_CURRENT: u16 = 8;
 /// The start tag `a`.
-const A_START: u8 = 16;
+const A_START: u16 = 16;
 /// The end tag runs the adoption agency algorithm.
-const ADOPTION_AGENCY_END: u8 = 32;
+const ADOPTION_AGENCY_END: u16 = 32;
 /// The start tag `li`, `dd` or `dt`: [`Builder::in_body_list_item_start`].
-const LIST_ITEM: u8 = 64;
+const LIST_ITEM: u16 = 64;
 /// The tag has a rule of its own "in cell" (start or end tag): in that
 /// mode, not taken.
-const CELL_OWN: u8 = 128;
+const CELL_OWN: u16 = 128;
+/// The start tag `h1` … `h6`: close a `p` element in button scope, pop a
+/// heading that is the current node, insert an HTML element.
+const HEADING: u16 = 256;
+/// The start tag `area`, `br`, `embed`, `img`, `keygen` or `wbr`:
+/// reconstruct, insert a void element (popped at once, its self-closing
+/// flag acknowledged), set frameset-ok to "not ok".
+const VOID: u16 = 512;
 
 /// Start tags with a rule of their own in body (besides those of
 /// [`CLOSES_P_NAMES`] and [`FORMATTING_NAMES`]): not taken. `noscript`
@@ -199,8 +210,8 @@ const SPECIAL_END: &[&str] = &[
 ];
 
 /// The flags of each known HTML name (`names::html`), made at compile time.
-const FLAGS: [u8; names::COUNT] = {
-    let mut t = [0u8; names::COUNT];
+const FLAGS: [u16; names::COUNT] = {
+    let mut t = [0u16; names::COUNT];
     let mut i = 0;
     while i < names::COUNT {
         // Names of other namespaces never match: the look-up is in HTML's.
@@ -215,6 +226,8 @@ const FLAGS: [u8; names::COUNT] = {
     set(&mut t, FORMATTING_NAMES, ADOPTION_AGENCY_END, 0);
     set(&mut t, &["a", "nobr"], ADOPTION_AGENCY_END, 0);
     set(&mut t, &["li", "dd", "dt"], LIST_ITEM, 0);
+    set(&mut t, &["h1", "h2", "h3", "h4", "h5", "h6"], HEADING, 0);
+    set(&mut t, &["area", "br", "embed", "img", "keygen", "wbr"], VOID, 0);
     set(&mut t, table::CELL_NAMES, CELL_OWN, 0);
     set(&mut t, table::IN_CELL_CLOSING_START, CELL_OWN, 0);
     set(&mut t, table::IN_CELL_IGNORED_END, CELL_OWN, 0);
@@ -223,7 +236,7 @@ const FLAGS: [u8; names::COUNT] = {
 };
 
 /// Sets `on` and clears `off` for each of `list` in `t`.
-const fn set(t: &mut [u8; names::COUNT], list: &[&str], on: u8, off: u8) {
+const fn set(t: &mut [u16; names::COUNT], list: &[&str], on: u16, off: u16) {
     let mut i = 0;
     while i < list.len() {
         let id = names::html(list[i]) as usize;
@@ -235,7 +248,7 @@ const fn set(t: &mut [u8; names::COUNT], list: &[&str], on: u8, off: u8) {
 /// The flags of the HTML element name whose id is `known` (`names::known`):
 /// a name outside the table has no rule of its own.
 #[inline(always)]
-fn flags(known: Option<u32>) -> u8 {
+fn flags(known: Option<u32>) -> u16 {
     match known {
         Some(id) => FLAGS[id as usize],
         None => ANY_OTHER | END_POPS_CURRENT,
@@ -249,7 +262,7 @@ impl Builder {
     /// there ("anything else": "process the token using the rules for the
     /// "in body" insertion mode").
     #[inline(always)]
-    fn dispatches_to_in_body(&self, f: u8) -> bool {
+    fn dispatches_to_in_body(&self, f: u16) -> bool {
         (self.mode == InsertionMode::InBody || self.mode == InsertionMode::InCell && f & CELL_OWN == 0)
             && self.started
             && !self.stopped
@@ -272,7 +285,7 @@ impl Builder {
         debug_assert!(t.name.is_empty() || known == names::known(Namespace::Html, &t.name), "{:?}'s id", t.name);
         let f = flags(known);
         if !self.dispatches_to_in_body(f)
-            || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM) == 0
+            || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM | HEADING | VOID) == 0
             || f & A_START != 0 && self.fmt.last_keyed_after_marker(const { names::html("a") }).is_some()
         {
             return false;
@@ -291,11 +304,14 @@ impl Builder {
     /// What [`Builder::in_body_fast_start`] does for start tag `t` (flags
     /// `f`, known name id `known`) once it took it.
     #[inline(always)]
-    fn fast_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, f: u8, known: Option<u32>, s: &mut S) {
+    fn fast_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, f: u16, known: Option<u32>, s: &mut S) {
         // As the dispatcher does for every token.
         self.skip_newline = false;
         if f & LIST_ITEM != 0 {
             return self.in_body_list_item_start(t, known.expect("list items are known"), s);
+        }
+        if f & (VOID | HEADING) != 0 {
+            return self.fast_start_void_or_heading(t, f, known, s);
         }
         if f & CLOSES_P != 0 {
             self.close_p_if_in_button_scope(s);
@@ -306,6 +322,32 @@ impl Builder {
         if f & (FORMATTING | A_START) != 0 {
             self.push_formatting(t, id);
         }
+    }
+
+    /// [`Builder::fast_start`] for the void elements and the headings (out
+    /// of line: fewer of them, and the common tags' path stays short).
+    #[inline(never)]
+    fn fast_start_void_or_heading<S: EventSink + ?Sized>(
+        &mut self,
+        t: &TagToken,
+        f: u16,
+        known: Option<u32>,
+        s: &mut S,
+    ) {
+        if f & VOID != 0 {
+            self.reconstruct_active_formatting_elements(s);
+            self.insert_void_html_element_known(s, t, known);
+            self.frameset_ok = false;
+            return;
+        }
+        self.close_p_if_in_button_scope(s);
+        // A heading on a heading: the current node is popped (a parse error).
+        // Known ids say the namespace: only HTML headings have the flag.
+        if self.stack.current().is_some_and(|e| flags(e.known()) & HEADING != 0) {
+            let c = self.implied();
+            self.pop(s, c);
+        }
+        self.insert_html_element_known(s, t, known);
     }
 
     /// Processes end tag `t` if it is the common case's; returns whether it

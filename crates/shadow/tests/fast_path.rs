@@ -52,7 +52,7 @@ const CASES: &[(&str, &str, u64)] = &[
     ("formatting_end_after_inner_closed", "<body><b><span></span></b>", 4),
     ("reconstructs_before_any_other", "<body><p><b>x</p><span>y</span>", 4),
     ("end_of_li_and_ul", "<body><ul><li>x</li></ul>", 4),
-    ("end_p_and_heading_when_current", "<body><p>x</p><h2>y</h2>", 3),
+    ("end_p_and_heading_when_current", "<body><p>x</p><h2>y</h2>", 4),
     ("upper_case_tags", "<BODY><DIV>x</DIV>", 2),
     // End tags without a short known id, decided from their bytes
     // (`fast_end_by_raw_name`): names outside the table, long known names,
@@ -94,7 +94,17 @@ const CASES: &[(&str, &str, u64)] = &[
     ("form_end_tag", "<body><form></form>", 0),
     ("text_and_raw_text_elements", "<body><textarea>x</textarea><title>y</title><xmp>z</xmp>", 0),
     ("noscript_with_scripting", "<body><noscript>x</noscript>", 0),
-    ("void_elements", "<body><img><br><input><hr>", 0),
+    // `<input>` (its type) and `<hr>` (an open select) have more to them.
+    ("void_elements", "<body><img><br><input><hr>", 2),
+    ("void_elements_reconstruct_and_self_close", "<body><p><b>x</p><img><wbr/><area><embed><keygen>", 7),
+    // Frameset-ok is still "ok" at `<img>` (the implied body, `<p>`): the
+    // void element sets it "not ok", and `<frameset>` is ignored.
+    ("void_element_sets_frameset_not_ok", "<p><img><frameset>", 1),
+    ("void_elements_in_cell", "<table><tr><td><br><img></td></tr></table>", 2),
+    // `<h3>` on the open `h2` pops it; `</h2>` then closes nothing current.
+    ("headings", "<body><h1>x</h1><p>y<h2>z<h3>w</h3></h2>", 6),
+    // Under an SVG `foreignObject` (not an HTML element) `<h1>` goes the full way; `</h1>` is common.
+    ("heading_in_svg_integration_point", "<body><svg><foreignObject><h1>x</h1></foreignObject>", 1),
     ("frameset_after_body", "<body></body><div>", 0),
     ("after_select", "<body><select><option>x<div>y</div></select>", 2),
 ];
