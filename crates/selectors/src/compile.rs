@@ -669,9 +669,14 @@ impl Program {
 
     /// Whether an element with `keys` may pass some start state: false
     /// only when it has none of their keys and every start state has one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn may_start(&self, keys: &[u64]) -> bool {
-        self.start_unkeyed || keys.iter().any(|&k| self.start_filter.may_contain(k))
+        self.start_unkeyed
+            || match keys {
+                // The tag's key alone (no selector reads attributes): no loop.
+                [k] => self.start_filter.may_contain(*k),
+                _ => keys.iter().any(|&k| self.start_filter.may_contain(k)),
+            }
     }
 
     /// Whether matching may read the attributes (ids and classes included)
