@@ -282,6 +282,13 @@ impl FormattingOpen {
         }
     }
 
+    /// Whether `id` may be one of the open formatting elements (`false`:
+    /// it is not; what [`FormattingOpen::closed`] tests first).
+    #[inline(always)]
+    fn may_hold(&self, id: NodeId) -> bool {
+        self.buckets[(id.0 & 255) as usize] != 0
+    }
+
     #[inline]
     fn closed(&mut self, id: NodeId) {
         let b = (id.0 & 255) as usize;
@@ -455,6 +462,13 @@ impl Records {
     #[inline]
     fn get(&self, id: NodeId) -> Option<&Record> {
         if self.buckets[Records::bucket(id)] == 0 { None } else { self.map.get(&id.0) }
+    }
+
+    /// Whether `id` may have a record (`false`: it has none; what
+    /// [`Records::get`] tests first).
+    #[inline(always)]
+    fn may_hold(&self, id: NodeId) -> bool {
+        self.buckets[Records::bucket(id)] != 0
     }
 
     #[inline]
@@ -896,8 +910,23 @@ impl Matcher {
     /// m.element_closed(htrewrite_shadow::NodeId(7)); // unknown ids are ignored
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn element_closed(&mut self, id: NodeId) {
+        // The common case inlined at the caller: nothing pending, moved or
+        // formatting open, and no record (most elements leave none).
+        if self.pending.is_empty()
+            && self.movables.map.is_empty()
+            && !self.formatting_open.may_hold(id)
+            && !self.records.may_hold(id)
+        {
+            return;
+        }
+        self.element_closed_kept(id);
+    }
+
+    /// [`Matcher::element_closed`] when something may be kept for `id`.
+    #[inline(never)]
+    fn element_closed_kept(&mut self, id: NodeId) {
         if !self.pending.is_empty() {
             self.pending.remove(&id.0);
         }
