@@ -449,6 +449,121 @@ impl Builder {
     }
 }
 
+/// The table modes' common tags, taken before the dispatcher like the
+/// in-body ones (and checked against the full rules alike): "in row" a
+/// `<td>` or `<th>` whose row is the current node, "in table body" a `<tr>`
+/// whose section (`tbody`, `thead`, `tfoot`) is the current node; "in cell"
+/// the end tag of the cell that is the current node, "in row" `</tr>` of the
+/// row that is the current node. Their rules then do only this: clearing
+/// the stack back to the row (or section) context pops nothing, the end
+/// tag's element is in table scope, generating implied end tags pops
+/// nothing (a cell is not such an element) and popping until it pops just
+/// it.
+impl Builder {
+    const TD: u32 = names::html("td");
+    const TH: u32 = names::html("th");
+    const TR: u32 = names::html("tr");
+
+    /// Whether the dispatcher sends a tag to the current insertion mode's
+    /// rules, given that the current node is an HTML element (its known id
+    /// says so): the document started and not stopped, and the adjusted
+    /// current node not a fragment's context.
+    #[inline(always)]
+    fn by_current_mode(&self) -> bool {
+        self.started && !self.stopped && (self.context.is_none() || self.stack.live_len() > 1)
+    }
+
+    /// Processes start tag `t` (its name's known HTML id `known`) if it is
+    /// one of the table modes' common ones; returns whether it did.
+    #[inline]
+    pub(crate) fn table_fast_start<S: EventSink + ?Sized>(
+        &mut self,
+        t: &TagToken,
+        known: Option<u32>,
+        s: &mut S,
+    ) -> bool {
+        const SECTIONS: [u32; 3] = [names::html("tbody"), names::html("thead"), names::html("tfoot")];
+        let (Some(k), Some(e)) = (known, self.stack.current()) else { return false };
+        let takes = match self.mode {
+            InsertionMode::InRow => (k == Self::TD || k == Self::TH) && e.key == Self::TR,
+            InsertionMode::InTableBody => k == Self::TR && SECTIONS.contains(&e.key),
+            _ => false,
+        };
+        if !takes || !self.by_current_mode() {
+            return false;
+        }
+        if check::enabled() {
+            let named = check::named(t, known);
+            self.checked(Tok::Start(&named), s, |b, s: &mut dyn EventSink| b.table_start(t, known, s))
+        } else {
+            self.table_start(t, known, s)
+        }
+        true
+    }
+
+    /// What [`Builder::table_fast_start`] does once it took `t`: insert the
+    /// cell (then "in cell", a marker) or the row (then "in row").
+    #[inline(never)]
+    fn table_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, known: Option<u32>, s: &mut S) {
+        self.skip_newline = false;
+        self.insert_html_element_known(s, t, known);
+        if self.mode == InsertionMode::InRow {
+            self.mode = InsertionMode::InCell;
+            self.fmt.push_marker();
+        } else {
+            self.mode = InsertionMode::InRow;
+        }
+    }
+
+    /// Whether the table fast path takes an end tag whose name is the known
+    /// HTML name `key`: the cell or row it closes is the current node.
+    #[inline]
+    pub(crate) fn table_fast_end_by_key(&self, key: u32) -> bool {
+        let Some(e) = self.stack.current() else { return false };
+        e.key == key
+            && match self.mode {
+                InsertionMode::InCell => key == Self::TD || key == Self::TH,
+                InsertionMode::InRow => key == Self::TR,
+                _ => false,
+            }
+            && self.by_current_mode()
+    }
+
+    /// A token of [`Builder::table_fast_end_by_key`]'s, as
+    /// [`Builder::run_fast_end`] for the in-body ones.
+    pub(crate) fn run_table_fast_end<S: EventSink + ?Sized>(
+        &mut self,
+        t: &mut TagToken,
+        raw_name: &[u8],
+        s: &mut S,
+    ) -> htrewrite_tokenizer::Feedback {
+        self.begin(t.span);
+        if check::enabled() {
+            t.name.clear();
+            crate::shadow::push_name(&mut t.name, raw_name);
+            self.checked(Tok::End(t), s, |b, s: &mut dyn EventSink| b.table_end(t, s))
+        } else {
+            self.table_end(t, s)
+        }
+        self.feedback(false)
+    }
+
+    /// What [`Builder::run_table_fast_end`] does: pop the cell (clear the
+    /// formatting list to its marker, then "in row") or the row (then "in
+    /// table body").
+    #[inline(never)]
+    fn table_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
+        self.skip_newline = false;
+        self.pop(s, CloseCause::EndTag { span: t.span });
+        if self.mode == InsertionMode::InCell {
+            self.fmt.clear_to_last_marker();
+            self.mode = InsertionMode::InRow;
+        } else {
+            self.mode = InsertionMode::InTableBody;
+        }
+    }
+}
+
 pub use check::{check_fast_path, fast_path_taken, inert_text_taken};
 
 /// Whether [`check_fast_path`] is on (for the other fast paths of the crate:

@@ -567,7 +567,8 @@ impl Shadow {
                 // The common case first: an end tag that pops the current node,
                 // decided from the name's bytes without building the name.
                 let raw_name = token.raw_tag_name();
-                let decision = match names::known_html_raw(raw_name) {
+                let key = names::known_html_raw(raw_name);
+                let decision = match key {
                     Some(key) => self.b.fast_end_by_key(key),
                     None => self.b.fast_end_by_raw_name(raw_name),
                 };
@@ -575,6 +576,13 @@ impl Shadow {
                     self.end_tag.span = span;
                     self.end_tag.self_closing = false;
                     return self.b.run_fast_end(&mut self.end_tag, token.raw_tag_name(), adopted, s);
+                }
+                if let Some(key) = key
+                    && self.b.table_fast_end_by_key(key)
+                {
+                    self.end_tag.span = span;
+                    self.end_tag.self_closing = false;
+                    return self.b.run_table_fast_end(&mut self.end_tag, raw_name, s);
                 }
                 let tag = &mut self.end_tag;
                 tag.name.clear();
@@ -1101,7 +1109,7 @@ impl Builder {
             Some(key) => Some(key),
             None => names::known(Namespace::Html, &t.name),
         };
-        if !self.in_body_fast_start(t, known, s) {
+        if !self.in_body_fast_start(t, known, s) && !self.table_fast_start(t, known, s) {
             if let Some(key) = short {
                 t.name.push_str(names::name(key));
             }
