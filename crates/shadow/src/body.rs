@@ -10,7 +10,7 @@ use crate::tags::{self, cat};
 use crate::token::{TagToken, Tok};
 use crate::{CloseCause, Event, EventSink, Namespace, Origin, ShadowAttr};
 
-const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+pub(crate) const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
 impl Builder {
     /// Characters in body: U+0000 ignored, the rest inserted after

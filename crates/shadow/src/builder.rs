@@ -5,7 +5,7 @@
 
 use htrewrite_tokenizer::{Span, TextMode};
 
-use crate::formatting::{Entry, FormattingElement, FormattingList};
+use crate::formatting::{Entry, FormattingList};
 use crate::mode::{InsertionMode, TextRules};
 use crate::names;
 use crate::stack::Stack;
@@ -837,9 +837,9 @@ impl Builder {
                     // when the formatting element follows the bookmark.
                     self.fmt.kill(fe_pos);
                     let at = self.fmt.position(b).expect("bookmark in list") + 1;
-                    let new = FormattingElement::new(id, fe.key, fe.attrs.clone(), fe.span);
-                    let new = self.fmt.entry(new);
-                    self.fmt.insert_at(at, new);
+                    let mut new = self.fmt.new_element(id, fe.key, fe.span);
+                    new.attrs = fe.attrs.clone();
+                    self.fmt.insert_at(at, Entry::Element(new));
                 }
             }
             // spec: the stack: remove the formatting element, insert the new one just

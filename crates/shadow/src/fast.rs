@@ -226,7 +226,7 @@ const FLAGS: [u16; names::COUNT] = {
     set(&mut t, FORMATTING_NAMES, ADOPTION_AGENCY_END, 0);
     set(&mut t, &["a", "nobr"], ADOPTION_AGENCY_END, 0);
     set(&mut t, &["li", "dd", "dt"], LIST_ITEM, 0);
-    set(&mut t, &["h1", "h2", "h3", "h4", "h5", "h6"], HEADING, 0);
+    set(&mut t, crate::body::HEADINGS, HEADING, 0);
     set(&mut t, &["area", "br", "embed", "img", "keygen", "wbr"], VOID, 0);
     set(&mut t, table::CELL_NAMES, CELL_OWN, 0);
     set(&mut t, table::IN_CELL_CLOSING_START, CELL_OWN, 0);
@@ -264,9 +264,7 @@ impl Builder {
     #[inline(always)]
     fn dispatches_to_in_body(&self, f: u16) -> bool {
         (self.mode == InsertionMode::InBody || self.mode == InsertionMode::InCell && f & CELL_OWN == 0)
-            && self.started
-            && !self.stopped
-            && (self.context.is_none() || self.stack.live_len() > 1)
+            && self.by_current_mode()
             && self.stack.current().is_some_and(|e| e.ns == Namespace::Html)
     }
 
@@ -482,11 +480,10 @@ impl Builder {
         known: Option<u32>,
         s: &mut S,
     ) -> bool {
-        const SECTIONS: [u32; 3] = [names::html("tbody"), names::html("thead"), names::html("tfoot")];
         let (Some(k), Some(e)) = (known, self.stack.current()) else { return false };
         let takes = match self.mode {
             InsertionMode::InRow => (k == Self::TD || k == Self::TH) && e.key == Self::TR,
-            InsertionMode::InTableBody => k == Self::TR && SECTIONS.contains(&e.key),
+            InsertionMode::InTableBody => k == Self::TR && table::SECTION_KEYS.contains(&e.key),
             _ => false,
         };
         if !takes || !self.by_current_mode() {

@@ -610,19 +610,9 @@ impl FormattingList {
         self.spare.push(attrs);
     }
 
-    /// `f` as an entry, in a kept box when there is one.
-    pub(crate) fn entry(&mut self, f: FormattingElement) -> Entry {
-        match self.spare_boxes.pop() {
-            Some(mut b) => {
-                *b = f;
-                Entry::Element(b)
-            }
-            None => Entry::Element(Box::new(f)),
-        }
-    }
-
-    /// A new element for [`FormattingList::push`], without attributes, in
-    /// a kept box when there is one (built in place: no element moved).
+    /// A new element (for [`FormattingList::push`] or an adoption-agency
+    /// clone's [`FormattingList::insert_at`]), without attributes, in a kept
+    /// box when there is one (built in place: no element moved).
     #[inline(always)]
     pub(crate) fn new_element(&mut self, id: NodeId, key: u32, span: Span) -> Box<FormattingElement> {
         match self.spare_boxes.pop() {

@@ -575,7 +575,7 @@ impl Shadow {
                 if let Some(adopted) = decision {
                     self.end_tag.span = span;
                     self.end_tag.self_closing = false;
-                    return self.b.run_fast_end(&mut self.end_tag, token.raw_tag_name(), adopted, s);
+                    return self.b.run_fast_end(&mut self.end_tag, raw_name, adopted, s);
                 }
                 if let Some(key) = key
                     && self.b.table_fast_end_by_key(key)

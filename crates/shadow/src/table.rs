@@ -31,6 +31,9 @@ pub(crate) const IN_CELL_IGNORED_END: &[&str] = &["body", "caption", "col", "col
 /// "thead", "tr"" in cell: close the cell (if in table scope) and reprocess.
 pub(crate) const IN_CELL_CLOSING_END: &[&str] = &["table", "tbody", "tfoot", "thead", "tr"];
 
+/// The known ids of the table sections `tbody`, `thead`, `tfoot`.
+pub(crate) const SECTION_KEYS: [u32; 3] = [names::html("tbody"), names::html("thead"), names::html("tfoot")];
+
 impl Builder {
     /// Pops until the current node is an HTML element with one of the known
     /// ids `keys` (`names::html`: known ids say the namespace).
@@ -51,13 +54,8 @@ impl Builder {
 
     /// [Clear the stack back to a table body context](https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-body-context).
     pub(crate) fn clear_stack_back_to_table_body_context<S: EventSink + ?Sized>(&mut self, s: &mut S) {
-        const KEYS: [u32; 5] = [
-            names::html("tbody"),
-            names::html("tfoot"),
-            names::html("thead"),
-            names::html("template"),
-            names::html("html"),
-        ];
+        const KEYS: [u32; 5] =
+            [SECTION_KEYS[0], SECTION_KEYS[1], SECTION_KEYS[2], names::html("template"), names::html("html")];
         self.clear_stack_back_to(s, &KEYS);
     }
 
