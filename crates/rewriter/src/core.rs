@@ -174,7 +174,10 @@ impl Collector {
         self.actions.clear();
         self.rules.clear();
         self.names.clear();
-        self.attrs.clear();
+        // Empty for almost every token: not the drop loop's set-up then.
+        if !self.attrs.is_empty() {
+            self.attrs.clear();
+        }
         self.detached = false;
     }
 }
