@@ -773,6 +773,16 @@ mod check {
             let mut events = Record::default();
             full.begin(token.span());
             full.dispatch_text(&text, &mut events);
+            if full.mode == crate::mode::InsertionMode::InTableText {
+                // Table whitespace (`Builder::table_whitespace_is_inert`):
+                // the next token, not a character token, ends "in table
+                // text" before anything else. The original insertion mode
+                // that "in table text" set is read only on leaving "in
+                // table text" or "text", each of which sets it first.
+                assert!(token.ends_before_markup(), "inert table text {text:?} not followed by markup");
+                full.end_table_text(&mut events);
+                full.original_mode = self.original_mode;
+            }
             full.feedback(false);
             full.text_without_nul = false;
             assert!(events.0.is_empty(), "the full rules made events for inert text {text:?}: {:?}", events.0);

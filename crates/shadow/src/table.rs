@@ -140,7 +140,20 @@ impl Builder {
         }
     }
 
+    /// ["In table text"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intabletext)
+    /// for a token that is not a character token: the pending table
+    /// character tokens inserted ([`Builder::end_table_text`]), the token
+    /// reprocessed in the original insertion mode.
     pub(crate) fn in_table_text<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
+        self.end_table_text(s);
+        self.by_mode(self.mode, tok, s);
+    }
+
+    /// "In table text"'s "anything else" before the token is reprocessed:
+    /// the pending whitespace inserted (text that was not all whitespace
+    /// went out foster-parented as it came), and the original insertion
+    /// mode back.
+    pub(crate) fn end_table_text<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         if !self.table_foster {
             let pending = std::mem::take(&mut self.table_ws);
             self.insert_text(s, &pending);
@@ -149,7 +162,31 @@ impl Builder {
         self.table_foster = false;
         self.table_ws.clear();
         self.mode = self.original_mode;
-        self.by_mode(self.mode, tok, s);
+    }
+
+    /// Whether a text token of bytes `raw` (`markup_next`: it ends before
+    /// markup, [`htrewrite_tokenizer::Token::ends_before_markup`]) does
+    /// nothing a sink without text events can tell, in a table: ASCII
+    /// whitespace alone, "in table", "in table body" or "in row" with a
+    /// `table`, `tbody`, `tfoot`, `thead` or `tr` current node. The
+    /// Standard makes it the pending table character tokens of "in table
+    /// text", and the next token, which is not a character token, inserts
+    /// them under the current node and goes back to the mode: no state
+    /// changes between the two but for that insertion, which makes no event
+    /// for such a sink. Text cut where a chunk ends, whose run may go on
+    /// with characters that are not whitespace (then the whole run is
+    /// foster-parented), takes the full rules.
+    #[inline]
+    pub(crate) fn table_whitespace_is_inert(&self, raw: &[u8], markup_next: bool) -> bool {
+        markup_next
+            && matches!(self.mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
+            && !raw.is_empty()
+            && raw.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r'))
+            && self.started
+            && !self.stopped
+            && self.stack.current().is_some_and(|e| {
+                e.ns == Namespace::Html && matches!(self.stack.name(e), "table" | "tbody" | "tfoot" | "thead" | "tr")
+            })
     }
 
     pub(crate) fn in_table<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {
