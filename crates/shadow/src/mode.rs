@@ -202,22 +202,29 @@ impl Builder {
         }
     }
 
-    /// Whether a run of character tokens (without U+0000 when `nul_free`)
-    /// would do nothing but insert its characters, for a sink that takes no
-    /// text events: what [`Builder::reads_text_as_classified`] accepts, in
-    /// "text" (characters inserted), or by "in body"'s rules when those
-    /// change nothing — no U+0000 to drop, frameset-ok already "not ok", no
-    /// formatting element to reopen ([`Builder::reconstruction_reopens`]).
-    /// Then processing it would change no state and make no event.
+    /// Whether a text token of bytes `raw` (without U+0000 when `nul_free`;
+    /// followed by markup when `markup_next`,
+    /// `htrewrite_tokenizer::Token::ends_before_markup`) would do nothing
+    /// but insert or ignore its characters, for a sink that takes no text
+    /// events: in "text" (characters inserted); by "in body"'s rules when
+    /// those change nothing — no U+0000 to drop, frameset-ok already "not
+    /// ok", no formatting element to reopen
+    /// ([`Builder::reconstruction_reopens`]); whitespace alone where the
+    /// mode inserts or ignores it ("initial" … "after head", "in column
+    /// group"); whitespace in a table that markup follows
+    /// ([`Builder::table_whitespace_is_inert`]). Then processing it would
+    /// change no state and make no event.
     #[inline(always)]
-    pub(crate) fn text_is_inert(&self, nul_free: bool) -> bool {
+    pub(crate) fn text_is_inert(&self, raw: &[u8], nul_free: bool, markup_next: bool) -> bool {
         if !self.started || self.stopped || self.skip_newline || !self.use_html_rules(None) {
             return false;
         }
         match self.mode.text_rules() {
             TextRules::Text => true,
             TextRules::InBody => nul_free && !self.frameset_ok && !self.reconstruction_reopens(),
-            _ => false,
+            TextRules::WhitespaceIgnored | TextRules::WhitespaceInserted => tags::is_whitespace_text(raw),
+            TextRules::Table => self.table_whitespace_is_inert(raw, markup_next),
+            TextRules::AfterBody | TextRules::Frameset | TextRules::AfterAfterFrameset => false,
         }
     }
 

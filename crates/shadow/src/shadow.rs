@@ -778,8 +778,7 @@ impl Shadow {
     pub fn skip_inert_text(&mut self, token: &Token<'_>, text_events: bool) -> bool {
         if !matches!(token.kind(), TokenKind::Text(_))
             || text_events
-            || !(self.b.text_is_inert(token.scanned_without_nul())
-                || self.b.table_whitespace_is_inert(token.raw(), token.ends_before_markup()))
+            || !self.b.text_is_inert(token.raw(), token.scanned_without_nul(), token.ends_before_markup())
         {
             return false;
         }

@@ -175,15 +175,15 @@ impl Builder {
     /// changes between the two but for that insertion, which makes no event
     /// for such a sink. Text cut where a chunk ends, whose run may go on
     /// with characters that are not whitespace (then the whole run is
-    /// foster-parented), takes the full rules.
+    /// foster-parented), takes the full rules. Asked by
+    /// [`Builder::text_is_inert`], which has made the tests common to every
+    /// mode (the tree construction has started, the current node takes the
+    /// HTML rules).
     #[inline]
     pub(crate) fn table_whitespace_is_inert(&self, raw: &[u8], markup_next: bool) -> bool {
         markup_next
             && matches!(self.mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
-            && !raw.is_empty()
-            && raw.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r'))
-            && self.started
-            && !self.stopped
+            && tags::is_whitespace_text(raw)
             && self.stack.current().is_some_and(|e| {
                 e.ns == Namespace::Html && matches!(self.stack.name(e), "table" | "tbody" | "tfoot" | "thead" | "tr")
             })

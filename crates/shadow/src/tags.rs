@@ -337,9 +337,22 @@ pub(crate) fn is_ws(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ')
 }
 
+/// Whether `b` is ASCII whitespace as [`is_ws`] has it.
+#[inline]
+pub(crate) fn is_ws_byte(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
+}
+
 /// Length of the leading whitespace of `s`.
 pub(crate) fn ws_prefix_len(s: &str) -> usize {
-    s.bytes().take_while(|&b| matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')).count()
+    s.bytes().take_while(|&b| is_ws_byte(b)).count()
+}
+
+/// Whether the bytes `raw` of a text token are ASCII whitespace alone (at
+/// least one; a character reference is not, whatever it stands for).
+#[inline]
+pub(crate) fn is_whitespace_text(raw: &[u8]) -> bool {
+    !raw.is_empty() && raw.iter().all(|&b| is_ws_byte(b))
 }
 
 /// [Adjust SVG tag names](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inforeign).

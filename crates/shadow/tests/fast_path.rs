@@ -130,7 +130,8 @@ const CASES: &[(&str, &str, u64)] = &[
 
 /// `(name, document, text tokens `Shadow::skip_inert_text` takes)`: text
 /// that only inserts its characters ("in body" with frameset-ok "not ok",
-/// nothing to reconstruct, no U+0000; "text"), and what it must not take.
+/// nothing to reconstruct, no U+0000; "text"), whitespace that the modes
+/// before the body insert or ignore, and what it must not take.
 const INERT_TEXT_CASES: &[(&str, &str, u64)] = &[
     // A `<body>` start tag sets frameset-ok to "not ok"; an implied body
     // leaves it "ok" until `a` (full rules) sets it.
@@ -142,8 +143,16 @@ const INERT_TEXT_CASES: &[(&str, &str, u64)] = &[
     ("rcdata_and_script_text", "<p>a<title>t</title><script>s</script>", 2),
     ("in_cell", "<p>a<table><tr><td>x</td></tr></table>", 1),
     ("html_integration_points", "<body><svg><foreignObject>y</foreignObject><desc>z", 2),
+    // Whitespace that the modes before the body insert or ignore.
+    ("whitespace_before_body", "<html> <head> </head> <body>", 3),
+    (
+        "whitespace_in_head",
+        "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=utf-8>\n<title>t</title>\n</head>\n<body>",
+        7,
+    ),
     // What it must not take.
-    ("whitespace_before_body", "<html> <head> </head> <body>", 0),
+    ("whitespace_after_body", "<body></body> ", 0),
+    ("whitespace_in_frameset", "<frameset> </frameset> ", 0),
     ("frameset_ok_still_ok", "<p> <p> ", 0),
     ("nul_in_body", "<body>\0", 0),
     ("table_text", "<body><table>x", 0),
@@ -169,8 +178,9 @@ const TABLE_WHITESPACE_CASES: &[(&str, &str, u64, u64)] = &[
     ("before_comment", "<table><tr>\n<!-- c --><td></td></tr></table>", 1, 0),
     ("before_caption", "<table> <caption></caption></table>", 1, 0),
     ("in_thead_and_tfoot", "<table><thead>\n<tr><th></th></tr></thead><tfoot>\n</tfoot></table>", 2, 0),
-    // What it must not take (the in-body inert path takes the text of
-    // cells, captions, templates and selects alike, whole and byte by byte).
+    // What it must not take (the other inert-text rules take the text of
+    // cells, captions, templates, selects and column groups alike, whole
+    // and byte by byte).
     ("not_all_whitespace", "<table>\n x<tr><td></td></tr></table>", 0, 0),
     ("character_reference", "<table>&#32;<tr><td></td></tr></table>", 0, 0),
     ("nul", "<table>\n\0<tr><td></td></tr></table>", 0, 0),
@@ -178,7 +188,7 @@ const TABLE_WHITESPACE_CASES: &[(&str, &str, u64, u64)] = &[
     ("foster_parented_current_node", "<table><div>\n</div></table>", 0, 0),
     ("in_cell", "<table><tr><td>\n<b></b></td></tr></table>", 1, 1),
     ("in_caption", "<table><caption>\n</caption></table>", 1, 1),
-    ("in_column_group", "<table><colgroup>\n<col></colgroup></table>", 0, 0),
+    ("in_column_group", "<table><colgroup>\n<col></colgroup></table>", 1, 1),
     ("template_in_table", "<table><template>\n<tr></tr></template></table>", 1, 1),
     ("in_select_in_table", "<table><tr><td><select>\n<option></select></td></tr></table>", 1, 1),
     ("svg_in_table", "<table><svg>\n<g></g></svg></table>", 0, 0),
