@@ -175,7 +175,12 @@ impl Builder {
     /// changes between the two but for that insertion, which makes no event
     /// for such a sink. Text cut where a chunk ends, whose run may go on
     /// with characters that are not whitespace (then the whole run is
-    /// foster-parented), takes the full rules. Asked by
+    /// foster-parented), takes the full rules. A tag the Standard drops
+    /// (`</>`, a tag cut by the end of input) leaves its run open: the next
+    /// text joins it, and is foster-parented with it if it has characters
+    /// that are not whitespace — which changes nothing more than this
+    /// whitespace's insertion did, for such a sink (`fast_path`'s
+    /// `table_whitespace_runs::*` compare the element events). Asked by
     /// [`Builder::text_is_inert`], which has made the tests common to every
     /// mode (the tree construction has started, the current node takes the
     /// HTML rules).

@@ -8,7 +8,9 @@
 //! case here fails if the fast path takes a token it should not, and the
 //! counts below fail if it stops taking the common ones.
 
-use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions, ShadowSink, fast_path_taken, inert_text_taken};
+use htrewrite_shadow::{
+    Event, EventSink, NoEvents, Shadow, ShadowOptions, ShadowSink, fast_path_taken, inert_text_taken,
+};
 use htrewrite_tokenizer::Tokenizer;
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -194,6 +196,55 @@ const TABLE_WHITESPACE_CASES: &[(&str, &str, u64, u64)] = &[
     ("svg_in_table", "<table><svg>\n<g></g></svg></table>", 0, 0),
 ];
 
+/// Documents where a tag the Standard drops (`</>`, a tag cut by the end of
+/// input) follows table whitespace that the inert-text path takes: the
+/// Standard's run of table text goes on past the dropped tag (and is
+/// foster-parented whole if characters that are not whitespace come), the
+/// inert-text path's starts after it. The element events must be the same
+/// with and without text events (which turn the inert-text path off),
+/// whole and byte by byte.
+const TABLE_WHITESPACE_RUNS: &[(&str, &str)] = &[
+    ("dropped_end_tag_then_text", "<table>\n</>x<b>y</b><tr><td></td></tr></table>"),
+    ("dropped_end_tag_then_whitespace", "<table>\n</>\n<tr><td></td></tr></table>"),
+    ("dropped_end_tag_reconstructs", "<p><b>z<table>\n</>x<tr><td></td></tr></table>"),
+    ("dropped_end_tag_in_row", "<table><tr>\n</ >\n\tx<td></td></tr></table>"),
+    ("tag_cut_by_end_of_input", "<table>\n<tr"),
+    ("comment_between", "<table>\n<!-- c -->\n<tr><td></td></tr></table>"),
+];
+
+/// An event sink that records the element events, taking text events or not.
+struct Elements {
+    text_events: bool,
+    seen: Vec<String>,
+}
+
+impl EventSink for Elements {
+    fn event(&mut self, e: Event<'_>) {
+        match e {
+            Event::ElementOpened { id, name, .. } => self.seen.push(format!("open {name} {id:?}")),
+            Event::ElementClosed { id, .. } => self.seen.push(format!("close {id:?}")),
+            _ => {}
+        }
+    }
+
+    fn wants_text_events(&self) -> bool {
+        self.text_events
+    }
+}
+
+/// The element events of `html`, fed whole or byte by byte, with or without text events.
+fn element_events(html: &str, bytewise: bool, text_events: bool) -> Vec<String> {
+    let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), Elements { text_events, seen: Vec::new() });
+    let mut tokenizer = Tokenizer::new();
+    let pieces: Vec<&[u8]> = if bytewise { html.as_bytes().chunks(1).collect() } else { vec![html.as_bytes()] };
+    for piece in pieces {
+        tokenizer.feed(piece, &mut sink);
+    }
+    tokenizer.finish(&mut sink);
+    sink.finish();
+    sink.into_parts().1.seen
+}
+
 /// The HTML element names of the shadow's table (`src/names.rs`), so that
 /// every one is tried.
 fn table_names() -> Vec<&'static str> {
@@ -251,6 +302,28 @@ fn main() {
                 return Err(
                     format!("{html:?}: the inert text path took {n:?} tokens, expected {:?}", [whole, bytes]).into()
                 );
+            }
+            Ok(())
+        })
+    }));
+    trials.extend(TABLE_WHITESPACE_RUNS.iter().map(|&(name, html)| {
+        Trial::test(format!("table_whitespace_runs::{name}"), move || {
+            let full = element_events(html, false, true);
+            if full.is_empty() {
+                return Err(format!("{html:?}: no element events").into());
+            }
+            for (bytewise, text_events) in [(false, false), (true, false), (true, true)] {
+                let seen = element_events(html, bytewise, text_events);
+                if seen != full {
+                    return Err(format!(
+                        "{html:?} (byte by byte: {bytewise}, text events: {text_events}): {seen:?}, with the full rules {full:?}"
+                    )
+                    .into());
+                }
+            }
+            let taken = taken_each(html, true, inert_text_taken);
+            if taken[0] == 0 {
+                return Err(format!("{html:?}: the inert text path took nothing").into());
             }
             Ok(())
         })
