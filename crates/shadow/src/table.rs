@@ -168,8 +168,8 @@ impl Builder {
     /// markup, [`htrewrite_tokenizer::Token::ends_before_markup`]) does
     /// nothing a sink without text events can tell, in a table: ASCII
     /// whitespace alone, "in table", "in table body" or "in row" with a
-    /// `table`, `tbody`, `tfoot`, `thead` or `tr` current node. The
-    /// Standard makes it the pending table character tokens of "in table
+    /// current node under which characters go through "in table text"
+    /// ([`Builder::current_takes_table_text`]). The Standard makes it the pending table character tokens of "in table
     /// text", and the next token, which is not a character token, inserts
     /// them under the current node and goes back to the mode: no state
     /// changes between the two but for that insertion, which makes no event
@@ -189,9 +189,7 @@ impl Builder {
         markup_next
             && matches!(self.mode, InsertionMode::InTable | InsertionMode::InTableBody | InsertionMode::InRow)
             && tags::is_whitespace_text(raw)
-            && self.stack.current().is_some_and(|e| {
-                e.ns == Namespace::Html && matches!(self.stack.name(e), "table" | "tbody" | "tfoot" | "thead" | "tr")
-            })
+            && self.current_takes_table_text()
     }
 
     pub(crate) fn in_table<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {

@@ -180,6 +180,8 @@ const TABLE_WHITESPACE_CASES: &[(&str, &str, u64, u64)] = &[
     ("before_comment", "<table><tr>\n<!-- c --><td></td></tr></table>", 1, 0),
     ("before_caption", "<table> <caption></caption></table>", 1, 0),
     ("in_thead_and_tfoot", "<table><thead>\n<tr><th></th></tr></thead><tfoot>\n</tfoot></table>", 2, 0),
+    // A template's rows: "in table body" with the template the current node.
+    ("rows_in_template", "<template><tr></tr>\n<tr></tr></template>", 1, 0),
     // What it must not take (the other inert-text rules take the text of
     // cells, captions, templates, selects and column groups alike, whole
     // and byte by byte).
