@@ -337,22 +337,18 @@ pub(crate) fn is_ws(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ')
 }
 
-/// Whether `b` is ASCII whitespace as [`is_ws`] has it.
-#[inline]
-pub(crate) fn is_ws_byte(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
-}
-
 /// Length of the leading whitespace of `s`.
 pub(crate) fn ws_prefix_len(s: &str) -> usize {
-    s.bytes().take_while(|&b| is_ws_byte(b)).count()
+    s.bytes().take_while(u8::is_ascii_whitespace).count()
 }
 
 /// Whether the bytes `raw` of a text token are ASCII whitespace alone (at
-/// least one; a character reference is not, whatever it stands for).
+/// least one; a character reference is not, whatever it stands for). The
+/// standard library's ASCII whitespace is the Standard's: tab, LF, FF, CR
+/// and space.
 #[inline]
 pub(crate) fn is_whitespace_text(raw: &[u8]) -> bool {
-    !raw.is_empty() && raw.iter().all(|&b| is_ws_byte(b))
+    !raw.is_empty() && raw.iter().all(u8::is_ascii_whitespace)
 }
 
 /// [Adjust SVG tag names](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inforeign).
@@ -500,6 +496,19 @@ pub(crate) fn adjust_attrs(ns: Namespace, attrs: &mut [ShadowAttr]) {
         if let Some((ans, local)) = adjust_foreign_attr(&a.name) {
             a.namespace = ans;
             a.name.replace_range(.., local);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The standard library's ASCII whitespace, read by
+    /// [`super::is_whitespace_text`] and [`super::ws_prefix_len`], is the
+    /// Standard's ([`super::is_ws`]) on every byte.
+    #[test]
+    fn ascii_whitespace_is_the_standards() {
+        for b in 0..=u8::MAX {
+            assert_eq!(b.is_ascii_whitespace(), super::is_ws(char::from(b)), "byte {b:#04x}");
         }
     }
 }
