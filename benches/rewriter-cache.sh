@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Instruction-cache misses and branch mispredictions of the rewriter
+# workloads, htrewrite side by side with lol_html (issue 16): what the
+# instruction counts of benches/rewriter-instructions.sh do not show and the
+# wall clock does.
+#
+#   benches/rewriter-cache.sh [--chunk BYTES] [--workloads "W..."] [FILE...]
+#
+# Runs the `rewrite` binary (benches/src/bin/rewrite.rs, bench profile) under
+# `valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes
+# --toggle-collect='*measured*'`: only the engine's run is counted, on a
+# simulated cache of this machine's sizes (callgrind reads them from the CPU)
+# and a simulated branch predictor. Like instruction counts, the figures do
+# not depend on what else the machine is doing. Per byte of input: instructions
+# (Ir), level-1 instruction-cache misses (I1mr), level-1 data-cache misses
+# (D1mr + D1mw), conditional and indirect branch mispredictions (Bcm + Bim),
+# and an estimate of cycles, Ir / 4 + 12 × I1mr + 4 × D1 + 15 × (Bcm + Bim):
+# four instructions a cycle when nothing stalls, about 12 cycles to refill a
+# line from the level-2 cache and about 15 to recover from a mispredicted
+# branch (orders of magnitude for current x86 cores, not measurements of
+# this one). The estimate only ranks the engines; the wall clock is
+# benches/benches/rewriter.rs.
+# Workloads default to "count10 rewrite text"; files to the three lol-html
+# bench pages (under $HTREWRITE_CORPUS when set, else tests/data/corpus/).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+chunk=65536
+workloads="count10 rewrite text"
+files=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --chunk) chunk=$2; shift 2 ;;
+    --workloads) workloads=$2; shift 2 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) files+=("$1"); shift ;;
+  esac
+done
+command -v valgrind >/dev/null || { echo "rewriter-cache.sh: needs valgrind" >&2; exit 1; }
+
+cargo build --quiet --profile bench -p htrewrite-benches --bin rewrite
+bin="${CARGO_TARGET_DIR:-target}/release/rewrite"
+[ -x "$bin" ] || { echo "rewriter-cache.sh: $bin was not built" >&2; exit 1; }
+
+if [ ${#files[@]} -eq 0 ]; then
+  corpus=${HTREWRITE_CORPUS:-tests/data/corpus}
+  for name in cloudflare.com.html ecma402-spec.html html-parsing-spec.html; do
+    found=$(find "$corpus" -name "$name" -type f 2>/dev/null | sort | head -n 1)
+    if [ -n "$found" ]; then files+=("$found"); else echo "rewriter-cache.sh: $name not found under $corpus" >&2; fi
+  done
+  [ ${#files[@]} -gt 0 ] || { echo "rewriter-cache.sh: no input files; pass some or set HTREWRITE_CORPUS" >&2; exit 2; }
+fi
+bytes=$(cat "${files[@]}" | wc -c)
+profile=$(mktemp)
+trap 'rm -f "$profile"' EXIT
+
+echo "Per byte of input (callgrind cache and branch simulation, only the engine's run; ${#files[@]} files, $bytes bytes, chunks of $chunk bytes)"
+echo
+echo "| workload | engine | instructions | I1 misses | D1 misses | branch mispredictions | estimated cycles | lol_html ÷ htrewrite, instructions | lol_html ÷ htrewrite, estimated cycles |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for workload in $workloads; do
+  declare -A ir=() cycles=()
+  for engine in htrewrite lol_html; do
+    valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes --callgrind-out-file="$profile" \
+      --toggle-collect='*measured*' "$bin" --chunk "$chunk" "$engine" "$workload" "${files[@]}" >/dev/null 2>&1
+    # The events line names the columns of the summary line.
+    out=$(python3 - "$profile" "$bytes" "$workload" "$engine" <<'EOF'
+import sys
+path, n, workload, engine = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+events = summary = None
+for line in open(path):
+    if line.startswith("events:"):
+        events = line.split()[1:]
+    elif line.startswith("summary:"):
+        summary = [int(v) for v in line.split()[1:]]
+e = dict(zip(events, summary))
+ir, i1 = e["Ir"], e["I1mr"]
+d1 = e["D1mr"] + e["D1mw"]
+br = e["Bcm"] + e["Bim"]
+cyc = ir / 4 + 12 * i1 + 4 * d1 + 15 * br
+print(f"| {workload} | {engine} | {ir / n:.1f} | {i1 / n:.3f} | {d1 / n:.3f} | {br / n:.3f} | {cyc / n:.1f} | | |")
+print(ir, cyc)
+EOF
+)
+    echo "$out" | head -n 1
+    read -r i c <<<"$(echo "$out" | tail -n 1)"
+    ir[$engine]=$i cycles[$engine]=$c
+  done
+  python3 -c "import sys; a, b, c, d = map(float, sys.argv[1:5]); print(f'| {sys.argv[5]} | ratio | | | | | | {a / b:.2f}× | {c / d:.2f}× |')" \
+    "${ir[lol_html]}" "${ir[htrewrite]}" "${cycles[lol_html]}" "${cycles[htrewrite]}" "$workload"
+  unset ir cycles
+done
