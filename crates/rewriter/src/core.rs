@@ -465,6 +465,14 @@ pub(crate) struct Core<'h, K: HandlerKind> {
 
     /// Output staged for the sink.
     pub(crate) out: Vec<u8>,
+    /// The run of tokens whose output is their bytes, at input offsets
+    /// `run_start..run_end`, written after `out` ([`Core::emit_token_run`]):
+    /// bytes of the [`Input`] being read, copied once a run instead of once a
+    /// token. Empty (the two equal) whenever anything else is written: every
+    /// path that writes other output stages the run first
+    /// ([`Core::stage_run`]), and the writers assert it.
+    run_start: u64,
+    run_end: u64,
     /// Bytes of the current token that go out after `out[..at]`, handed to
     /// the sink from the token instead of copied ([`Core::emit_token_bytes`]).
     pub(crate) direct: Option<Direct>,
@@ -588,6 +596,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             out: Vec::new(),
             direct: None,
             flush_at: FLUSH_AT,
+            run_start: 0,
+            run_end: 0,
             flush_next: false,
             slot_log: SlotLog::default(),
             next_slot: 0,
@@ -709,9 +719,62 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     fn emit(&mut self, bytes: &[u8]) {
         debug_assert!(self.direct.is_none(), "nothing is written after a token's direct bytes");
+        debug_assert!(self.run_is_empty(), "the run is staged before other output");
         if self.suppress.is_none() && !bytes.is_empty() {
             self.out.extend_from_slice(bytes);
         }
+    }
+
+    /// Whether no run of unchanged tokens waits ([`Core::run_start`]).
+    #[inline(always)]
+    pub(crate) fn run_is_empty(&self) -> bool {
+        self.run_start == self.run_end
+    }
+
+    /// Writes token `t`'s bytes as its output (what [`Core::emit_token_raw`]
+    /// writes) when they lie in `input`: by extending the run of such
+    /// tokens that ends where `t` starts, or by starting one. The run's
+    /// bytes are copied to the staged output (or handed to the sink from
+    /// `input`) when other output comes, the staged output is handed over,
+    /// or the input ends ([`Core::stage_run`]), so that a page's unchanged
+    /// tokens cost one copy a run and not one a token.
+    #[inline(always)]
+    fn emit_token_run(&mut self, t: &Token<'_>, input: Input<'_>) {
+        let span = t.span();
+        if span.start == self.run_end && !self.run_is_empty() && self.suppress.is_none() {
+            self.run_end = span.end;
+        } else {
+            self.run_begin(t, input);
+        }
+    }
+
+    /// [`Core::emit_token_run`] for a token that does not extend the run.
+    #[inline(never)]
+    fn run_begin(&mut self, t: &Token<'_>, input: Input<'_>) {
+        self.stage_run(input);
+        let span = t.span();
+        if self.suppress.is_none() && self.direct.is_none() && input.holds(span) && !span.is_empty() {
+            (self.run_start, self.run_end) = (span.start, span.end);
+        } else {
+            self.emit_token_raw(t.raw());
+        }
+    }
+
+    /// Copies the run of unchanged tokens, if any, to the staged output,
+    /// before other output is written. `input` holds the run: it is the
+    /// input the run's tokens were read from, staged before that input ends.
+    #[inline(always)]
+    fn stage_run(&mut self, input: Input<'_>) {
+        if !self.run_is_empty() {
+            self.stage_run_bytes(input);
+        }
+    }
+
+    #[inline(never)]
+    fn stage_run_bytes(&mut self, input: Input<'_>) {
+        let bytes = input.at(self.run_start, self.run_end);
+        self.run_start = self.run_end;
+        self.out.extend_from_slice(bytes);
     }
 
     /// Writes `raw[range]`, the current token's bytes `raw`, as the token's
@@ -744,6 +807,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     #[cold]
     #[inline(never)]
     fn emit_long(&mut self, raw: &[u8], range: std::ops::Range<usize>) {
+        debug_assert!(self.run_is_empty(), "the run is staged before other output");
         if self.suppress.is_none() && self.direct.is_none() {
             self.direct = Some(Direct { at: self.out.len(), range, marks: self.slot_log.marks.len() });
             self.flush_at = 0;
@@ -757,6 +821,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// before the slot marks placed since (those placed before stay before,
     /// even at the same offset).
     pub(crate) fn stage_direct(&mut self, raw: &[u8]) {
+        debug_assert!(self.run_is_empty(), "the run is staged before other output");
         if let Some(Direct { at, range, marks }) = self.direct.take() {
             let bytes = &raw[range];
             self.out.splice(at..at, bytes.iter().copied());
@@ -774,6 +839,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
 
     /// [`Core::staged`] with bytes `then` to write after it, as they are.
     pub(crate) fn staged_then<'a>(&'a mut self, then: &'a [u8]) -> Staged<'a> {
+        debug_assert!(self.run_is_empty(), "the run is staged before the staged output goes");
         let tail = self.tail;
         self.tail = self.tail.then(&self.out).then(then);
         Staged { bytes: &mut self.out, log: &mut self.slot_log, tail, encoding: self.encoding, then }
@@ -783,6 +849,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// suppressed output gives the slot up (its place is removed); closing
     /// marks always go (one whose opening went is ignored).
     fn place(&mut self, mark: Mark) {
+        debug_assert!(self.run_is_empty(), "the run is staged before other output");
         match mark {
             Mark::Open(slot) if self.suppress.is_some() => self.slot_log.discarded.push(slot),
             _ => self.slot_log.marks.push((self.out.len(), mark)),
@@ -899,28 +966,28 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// byte, rewrite 49.64 → 46.24, text 34.52 → 34.10 (callgrind, the three lol-html bench
     /// pages): the general path's set-up is not paid by every token.
     #[inline]
-    pub(crate) fn token(&mut self, t: &Token<'_>, chunk: Option<&ValidChunk<'_>>) -> Feedback {
+    pub(crate) fn token(&mut self, t: &Token<'_>, chunk: Option<&ValidChunk<'_>>, input: Input<'_>) -> Feedback {
         let text = matches!(t.kind(), TokenKind::Text(_));
         if self.unobserved {
-            return self.token_unobserved(t);
+            return self.token_unobserved(t, input);
         }
         if self.events.matcher.is_none() {
             if !text {
-                return self.token_unobserved(t);
+                return self.token_unobserved(t, input);
             }
             if self.text.is_none()
-                && let Some(fb) = self.text_token_unsplit(t, chunk)
+                && let Some(fb) = self.text_token_unsplit(t, chunk, input)
             {
                 return fb;
             }
         } else if !text {
             if matches!(t.kind(), TokenKind::StartTag | TokenKind::EndTag) {
-                return self.tag_token(t);
+                return self.tag_token(t, input);
             }
         } else if !self.content_handlers && self.text.is_none() && self.shadow.skip_inert_text(t, false) {
-            return self.inert_text_token(t);
+            return self.inert_text_token(t, input);
         }
-        self.token_general(t)
+        self.token_general(t, input)
     }
 
     /// [`Core::token`] for the tokens without a path of their own: text
@@ -929,8 +996,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// comments, DOCTYPEs, processing instructions and CDATA markers — never
     /// a tag ([`Core::tag_token`], [`Core::token_unobserved`]).
     #[inline(never)]
-    fn token_general(&mut self, t: &Token<'_>) -> Feedback {
+    fn token_general(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
         debug_assert!(!matches!(t.kind(), TokenKind::StartTag | TokenKind::EndTag), "tags have their own paths");
+        self.stage_run(input);
         self.token_done = false;
         let text_mode = match t.kind() {
             TokenKind::Text(mode) => Some(mode),
@@ -1027,7 +1095,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.text_piece(t, mode, t.span().end, parent, None);
             self.token_done = true;
         }
-        self.finish_token(t, content_parent.flatten(), fb)
+        self.finish_token(t, content_parent.flatten(), fb, Some(input))
     }
 
     /// [`Core::token`] for a start or end tag with a matcher: what the
@@ -1039,9 +1107,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// path in [`Feed`]'s token call (inlined there: ten selectors 39.64 →
     /// 38.98 instructions a byte against a call of its own).
     #[inline(always)]
-    fn tag_token(&mut self, t: &Token<'_>) -> Feedback {
+    fn tag_token(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
         let start = t.span().start;
         if self.text.is_some() {
+            self.stage_run(input);
             self.end_text_node(start);
         }
         self.token_done = false;
@@ -1056,8 +1125,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             if self.error.is_none()
                 && let [Action::Opened { attrs: None, .. }] = self.events.actions[..]
             {
-                self.opened_alone(t, fb);
+                self.opened_alone(t, fb, input);
             } else {
+                self.stage_run(input);
                 self.walk_actions(t, fb, &[], None);
             }
         }
@@ -1067,9 +1137,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         // Only an end tag that switched the insertion mode can end elements
         // without popping them (the test before the names are compared).
         if t.kind() == TokenKind::EndTag && !self.token_done && self.shadow.insertion_mode() != mode_before {
+            self.stage_run(input);
             self.end_tag_without_pop(t, mode_before);
         }
-        self.finish_token(t, None, fb)
+        self.finish_token(t, None, fb, Some(input))
     }
 
     /// [`Core::token`] for a text token that changes nothing in the tree and
@@ -1079,13 +1150,13 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// piece, which no handler sees, is the token's bytes. Inlined into
     /// [`Feed`]'s token call like [`Core::tag_token`] (38.98 → 38.24).
     #[inline(always)]
-    fn inert_text_token(&mut self, t: &Token<'_>) -> Feedback {
+    fn inert_text_token(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
         debug_assert!(!self.content_handlers && self.text.is_none());
         self.cursor = t.span().start;
-        self.emit_token_raw(t.raw());
+        self.emit_token_run(t, input);
         self.cursor = t.span().end;
         self.token_done = true;
-        self.finish_token(t, None, Feedback::default())
+        self.finish_token(t, None, Feedback::default(), Some(input))
     }
 
     /// [`Core::opened_at`] for an element opened by start tag `t` (its id,
@@ -1108,6 +1179,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         (id, ns, origin, self_closing): (NodeId, Namespace, Origin, bool),
         name: KeptName,
         rules: std::ops::Range<usize>,
+        input: Input<'_>,
     ) {
         // A kept element without kept attributes ([`Collector`]) is made for
         // a start tag, and the shadow makes such elements for the token it
@@ -1138,13 +1210,16 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         });
         let untouched = el.e.is_untouched();
         if let Err(e) = result {
+            self.stage_run(input);
             self.element_handler_failed(e);
             return;
         }
         if untouched {
-            self.emit_token_unchanged(Some(t));
+            self.token_done = true;
+            self.emit_token_run(t, input);
             return;
         }
+        self.stage_run(input);
         let names = std::mem::take(&mut self.events.names);
         self.element_edited(id, name.get(&names), ctx, Some(t), &[]);
         self.events.names = names;
@@ -1157,16 +1232,17 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// start, without taking the actions out and looking for text pieces.
     /// Out of line, so that the paths without a matcher keep their code.
     #[inline(never)]
-    fn opened_alone(&mut self, t: &Token<'_>, fb: Feedback) {
+    fn opened_alone(&mut self, t: &Token<'_>, fb: Feedback, input: Input<'_>) {
         let a = self.events.actions.pop().expect("one action");
         if let Action::Opened { id, ns, origin, self_closing, name: Some(name), rules, .. } = &a
             && !self.has_content_rules
             && !self.rule_aliases
             && self.events.rules[rules.clone()].iter().all(|r| self.no_end_handlers[r.0 as usize])
         {
-            self.start_tag_matched(t, fb, (*id, *ns, *origin, *self_closing), name.clone(), rules.clone());
+            self.start_tag_matched(t, fb, (*id, *ns, *origin, *self_closing), name.clone(), rules.clone(), input);
             return;
         }
+        self.stage_run(input);
         let names = std::mem::take(&mut self.events.names);
         self.opened_at(&a, (&names, &[]), Some(t), fb, t.span().start.max(self.cursor));
         self.events.names = names;
@@ -1250,13 +1326,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// suppression, which ends in the same output; a text node still open
     /// ends where a token that is not text starts, as there.
     #[inline(always)]
-    fn token_unobserved(&mut self, t: &Token<'_>) -> Feedback {
+    fn token_unobserved(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
         if self.text.is_some() && !matches!(t.kind(), TokenKind::Text(_)) {
+            self.stage_run(input);
             self.end_text_node(t.span().start);
         }
         self.token_done = false;
         let fb = shadow_unobserved(&mut self.shadow, t);
-        self.finish_token(t, None, fb)
+        self.finish_token(t, None, fb, Some(input))
     }
 
     /// Whether the element events text token `t` can cause all come at its
@@ -1292,7 +1369,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// handler sees here with the full path (a `*` rule beside it) on every
     /// html5lib input and real page, in every chunking.
     #[inline(never)]
-    fn text_token_unsplit(&mut self, t: &Token<'_>, chunk: Option<&ValidChunk<'_>>) -> Option<Feedback> {
+    fn text_token_unsplit(
+        &mut self,
+        t: &Token<'_>,
+        chunk: Option<&ValidChunk<'_>>,
+        input: Input<'_>,
+    ) -> Option<Feedback> {
         let TokenKind::Text(mode) = t.kind() else { return None };
         // Text that changes nothing in the tree causes no element event at all.
         let fb = if self.shadow.skip_inert_text(t, false) {
@@ -1309,13 +1391,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         if let Some(valid) = valid
             && self.whole_text.is_none()
         {
-            return Some(self.doc_text_token(t, mode, valid, fb));
+            return Some(self.doc_text_token(t, mode, valid, fb, input));
         }
+        self.stage_run(input);
         self.cursor = t.span().start;
         // No content rule: the piece's parent scopes nothing.
         self.text_piece(t, mode, t.span().end, None, valid);
         self.token_done = true;
-        Some(self.finish_token(t, None, fb))
+        Some(self.finish_token(t, None, fb, None))
     }
 
     /// [`Core::text_token_unsplit`]'s common case, text token `t` (read in
@@ -1328,7 +1411,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// text handler sees here with the full path on every input and
     /// chunking.
     #[inline(always)]
-    fn doc_text_token(&mut self, t: &Token<'_>, mode: TextMode, valid: &str, fb: Feedback) -> Feedback {
+    fn doc_text_token(
+        &mut self,
+        t: &Token<'_>,
+        mode: TextMode,
+        valid: &str,
+        fb: Feedback,
+        input: Input<'_>,
+    ) -> Feedback {
         let span = t.span();
         self.cursor = span.end;
         if !span.is_empty() {
@@ -1339,8 +1429,9 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             // last chunk at its start, before anything else; it is given now.
             // Not with line numbers kept: they count this token's lines after it.
             if t.ends_before_markup() && self.lines.is_none() {
-                self.doc_text_node(t, &text, mode);
+                self.doc_text_node(t, &text, mode, input);
             } else {
+                self.stage_run(input);
                 self.text = Some(OpenText { groups: None, doc: true, span, mode });
                 self.run_text_handlers(&[], true, &text, t.raw(), mode, span, false);
                 if !self.token_done {
@@ -1350,7 +1441,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.give_back(text);
         }
         self.token_done = true;
-        self.finish_token(t, None, fb)
+        self.finish_token(t, None, fb, None)
     }
 
     /// The end of a token: the comment (its handlers scoped by
@@ -1358,16 +1449,34 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// token's bytes unless they were written or dropped already, then
     /// [`Core::after_token`]; returns `fb`.
     #[inline(always)]
-    fn finish_token(&mut self, t: &Token<'_>, comment_parent: Option<NodeId>, fb: Feedback) -> Feedback {
+    fn finish_token(
+        &mut self,
+        t: &Token<'_>,
+        comment_parent: Option<NodeId>,
+        fb: Feedback,
+        input: Option<Input<'_>>,
+    ) -> Feedback {
         match t.kind() {
-            TokenKind::Comment(_) => self.comment_token(t, comment_parent),
-            TokenKind::Doctype if !self.doc.doctype.is_empty() => self.doctype_token(t),
-            TokenKind::ProcessingInstruction if !self.doc.pis.is_empty() => self.pi_token(t),
+            TokenKind::Comment(_) | TokenKind::Doctype | TokenKind::ProcessingInstruction => {
+                if let Some(input) = input {
+                    self.stage_run(input);
+                }
+                match t.kind() {
+                    TokenKind::Comment(_) => self.comment_token(t, comment_parent),
+                    TokenKind::Doctype if !self.doc.doctype.is_empty() => self.doctype_token(t),
+                    TokenKind::ProcessingInstruction if !self.doc.pis.is_empty() => self.pi_token(t),
+                    _ => {}
+                }
+            }
             _ => {}
         }
         if !self.token_done {
             self.token_done = true;
-            self.emit_token_raw(t.raw());
+            // The paths that keep no run pass no input (a constant where inlined).
+            match input {
+                Some(input) => self.emit_token_run(t, input),
+                None => self.emit_token_raw(t.raw()),
+            }
         }
         self.after_token(t, fb);
         fb
@@ -2061,7 +2170,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// (`Token::ends_before_markup`). One chunk serves both calls when the
     /// first leaves no edit (the common case).
     #[inline(always)]
-    fn doc_text_node(&mut self, t: &Token<'_>, text: &str, mode: TextMode) {
+    fn doc_text_node(&mut self, t: &Token<'_>, text: &str, mode: TextMode, input: Input<'_>) {
         let (raw, span) = (t.raw(), t.span());
         let ctx = Context::of(mode, &self.mode_name);
         let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
@@ -2071,11 +2180,19 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             // The last chunk, its edits after the token's bytes.
             (c.text, c.raw, c.last, c.span) = ("", b"", true, Span::new(span.end, span.end));
             let result = call_text_handlers(&mut self.rules, &mut self.doc.text, &[], true, &mut c);
-            self.emit(raw);
             self.token_done = true;
+            if result.is_ok() && self.text_edits.is_noop() {
+                // Handlers that only read: the token's bytes and nothing else
+                // (what `text_handlers_done` would add is nothing).
+                self.emit_token_run(t, input);
+                return;
+            }
+            self.stage_run(input);
+            self.emit(raw);
             self.text_handlers_done(result, b"", mode);
             return;
         }
+        self.stage_run(input);
         self.text_handlers_done(result, raw, mode);
         if !self.token_done {
             self.emit(raw);
@@ -2540,6 +2657,35 @@ pub(crate) struct Feed<'c, 'h, K: HandlerKind> {
     /// The chunk being fed, as far as it is valid UTF-8, when document text
     /// handlers read its text ([`Core::reads_chunk_text`]).
     pub(crate) valid: Option<&'c ValidChunk<'c>>,
+    /// The bytes being fed, which hold the run of unchanged tokens
+    /// ([`Core::run_start`]); [`Feed::end_input`] stages the run before they go.
+    pub(crate) input: Input<'c>,
+}
+
+/// The bytes the tokenizer is given in the current call (a chunk of the
+/// input, or of parsed content) and the offset of the first: tokens that
+/// lie in them and go out unchanged are written from here a run at a time
+/// ([`Core::run_start`]). Empty where the tokens come from the tokenizer's
+/// own buffer (the end of input).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Input<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) base: u64,
+}
+
+impl<'a> Input<'a> {
+    /// Whether `span` lies in these bytes.
+    #[inline(always)]
+    fn holds(&self, span: Span) -> bool {
+        span.start >= self.base && span.end - self.base <= self.bytes.len() as u64
+    }
+
+    /// The bytes at input offsets `start..end`, which lie in these bytes.
+    fn at(&self, start: u64, end: u64) -> &'a [u8] {
+        self.bytes
+            .get((start - self.base) as usize..(end - self.base) as usize)
+            .expect("a run lies in the bytes it was read from (written out before they go)")
+    }
 }
 
 /// The longest valid UTF-8 start of an input chunk, checked once for all of
@@ -2585,7 +2731,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
             return Feedback::default();
         }
         debug_assert!(!self.core.halted && self.core.error.is_none() && !self.core.settled, "halted with them");
-        let fb = self.core.token(t, self.valid);
+        let fb = self.core.token(t, self.valid, self.input);
         if self.core.may_settle() {
             self.core.try_settle();
         }
@@ -2613,10 +2759,31 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
 }
 
 impl<K: HandlerKind> Feed<'_, '_, K> {
+    /// After the tokenizer has read what it takes of the input: the staged
+    /// output and then the run of unchanged tokens ([`Core::run_start`])
+    /// handed to the sink, the run from the input as it is (no copy: on a
+    /// page whose handlers change nothing, most of each chunk). After a
+    /// failure, or with slot marks staged, the run is staged instead, as a
+    /// token's direct bytes are ([`Feed::write_direct`]).
+    pub(crate) fn end_input(&mut self) {
+        if self.core.run_is_empty() {
+            return;
+        }
+        if self.core.error.is_some() || !self.core.slot_log.is_empty() {
+            return self.core.stage_run(self.input);
+        }
+        let run = self.input.at(self.core.run_start, self.core.run_end);
+        self.core.run_start = self.core.run_end;
+        if let Err(e) = (self.flush)(self.core.staged_then(run)) {
+            self.core.fail(e);
+        }
+    }
+
     /// A token after the core halted: with pass-through or once settled,
     /// its bytes as they are.
     #[inline(always)]
     fn token_halted(&mut self, t: &Token<'_>) {
+        self.core.stage_run(self.input);
         if self.pass_through || self.core.settled {
             if t.raw().len() >= FLUSH_AT && self.core.slot_log.is_empty() {
                 // A long token is handed over from where it is (see `Core::direct`).
@@ -2634,6 +2801,7 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
     /// node held with it) pass through.
     #[inline(never)]
     fn token_failed(&mut self, t: &Token<'_>) {
+        self.core.stage_run(self.input);
         self.core.stage_direct(t.raw());
         let unwritten = self.core.take_unwritten();
         if !unwritten.is_empty() {
@@ -2650,6 +2818,7 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
     /// through, or nothing does).
     #[inline(never)]
     fn flush_full(&mut self, t: &Token<'_>) {
+        self.core.stage_run(self.input);
         if self.core.direct.is_some() {
             self.write_direct(t);
         }

@@ -8,7 +8,7 @@ use htrewrite_shadow::{INSERTED_ONCE, Shadow, ShadowOptions};
 use htrewrite_tokenizer::Tokenizer;
 
 use crate::ContentType;
-use crate::core::{Core, Feed, RuleGroups, Staged, ValidChunk};
+use crate::core::{Core, Feed, Input, RuleGroups, Staged, ValidChunk};
 use crate::deferred::{Held, Write};
 use crate::encoding::{PRESCAN_LIMIT, Strategy, Utf16Front, intermediate_to_utf16, sniff_encoding, strategy};
 use crate::error::RewritingError;
@@ -600,8 +600,11 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         self.core.parse_level = level;
         self.core.room_for_chunk(bytes.len(), self.tokenizer.buffered_len());
         let valid = self.core.reads_chunk_text().then(|| ValidChunk::new(bytes, self.tokenizer.offset()));
-        let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush, valid: valid.as_ref() };
-        Ok(self.tokenizer.feed(bytes, &mut feed))
+        let input = Input { bytes, base: self.tokenizer.offset() };
+        let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush, valid: valid.as_ref(), input };
+        let taken = self.tokenizer.feed(bytes, &mut feed);
+        feed.end_input();
+        Ok(taken)
     }
 
     /// Reads what the parse has queued, until it waits for a parse slot's
@@ -636,7 +639,13 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             }
             let out = &mut self.out;
             let mut flush = |staged: Staged<'_>| out.deliver(staged);
-            let mut feed = Feed { core: &mut self.core, pass_through: true, flush: &mut flush, valid: None };
+            let mut feed = Feed {
+                core: &mut self.core,
+                pass_through: true,
+                flush: &mut flush,
+                valid: None,
+                input: Input::default(),
+            };
             // A text node held (never when settled) in whole-text-node mode comes first.
             let held = feed.core.take_unwritten();
             feed.core.out.extend_from_slice(&held);
@@ -808,7 +817,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         {
             let out = &mut self.out;
             let mut flush = |staged: Staged<'_>| out.deliver(staged);
-            let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush, valid: None };
+            let mut feed =
+                Feed { core: &mut self.core, pass_through, flush: &mut flush, valid: None, input: Input::default() };
             if let Some(front) = &mut self.front {
                 self.decoded.clear();
                 odd = front.finish(&mut self.decoded);
