@@ -725,6 +725,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
+    /// The length of the run of unchanged tokens ([`Core::run_start`]).
+    #[inline(always)]
+    pub(crate) fn run_len(&self) -> usize {
+        (self.run_end - self.run_start) as usize
+    }
+
     /// Whether no run of unchanged tokens waits ([`Core::run_start`]).
     #[inline(always)]
     pub(crate) fn run_is_empty(&self) -> bool {
@@ -2739,8 +2745,11 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         if self.core.halted && self.pass_through && self.core.error.is_some() {
             self.token_failed(t);
         }
-        // `flush_at` is 0 while the token's direct bytes or parsed content wait.
-        if self.core.out.len() >= self.core.flush_at {
+        // `flush_at` is 0 while the token's direct bytes or parsed content
+        // wait. The run counts as staged: a run of [`FLUSH_AT`] bytes is handed
+        // over, so that the staged output a later writer copies it to stays
+        // as small as without runs.
+        if self.core.out.len() + self.core.run_len() >= self.core.flush_at {
             self.flush_full(t);
         }
         fb
@@ -2759,13 +2768,18 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
 }
 
 impl<K: HandlerKind> Feed<'_, '_, K> {
-    /// After the tokenizer has read what it takes of the input: the staged
-    /// output and then the run of unchanged tokens ([`Core::run_start`])
-    /// handed to the sink, the run from the input as it is (no copy: on a
-    /// page whose handlers change nothing, most of each chunk). After a
-    /// failure, or with slot marks staged, the run is staged instead, as a
-    /// token's direct bytes are ([`Feed::write_direct`]).
+    /// After the tokenizer has read what it takes of the input: the run of
+    /// unchanged tokens written ([`Feed::write_run`]) before the input goes.
     pub(crate) fn end_input(&mut self) {
+        self.write_run();
+    }
+
+    /// The staged output and then the run of unchanged tokens
+    /// ([`Core::run_start`]) handed to the sink, the run from the input as
+    /// it is (no copy). After a failure, or with slot marks staged, the run
+    /// is staged instead, as a token's direct bytes are
+    /// ([`Feed::write_direct`]).
+    fn write_run(&mut self) {
         if self.core.run_is_empty() {
             return;
         }
@@ -2818,7 +2832,7 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
     /// through, or nothing does).
     #[inline(never)]
     fn flush_full(&mut self, t: &Token<'_>) {
-        self.core.stage_run(self.input);
+        self.write_run();
         if self.core.direct.is_some() {
             self.write_direct(t);
         }
