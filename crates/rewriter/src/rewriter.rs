@@ -667,7 +667,10 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
             // From now on input goes straight to the sink, untouched.
             self.out.utf16 = None;
         }
-        if let Err(e) = self.out.deliver(self.core.staged()) {
+        // Nothing staged and nothing held (most chunks: the run of unchanged
+        // tokens went to the sink at the input's end): nothing to hand over.
+        let idle = self.core.out.is_empty() && self.core.slot_log.is_empty() && self.out.held.is_none();
+        if !idle && let Err(e) = self.out.deliver(self.core.staged()) {
             self.run = Run::Failed;
             self.core.out.clear();
             self.core.slot_log.clear();
