@@ -776,6 +776,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         }
     }
 
+    /// [`Core::stage_run`]'s copy, out of the token paths.
     #[inline(never)]
     fn stage_run_bytes(&mut self, input: Input<'_>) {
         let bytes = input.at(self.run_start, self.run_end);
