@@ -21,6 +21,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=benches/pages.sh
+source benches/pages.sh
 chunk=65536
 iterations=2
 files=()
@@ -37,12 +39,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#files[@]} -eq 0 ] && [ -z "$adversarial" ]; then
-  corpus=${HTREWRITE_CORPUS:-tests/data/corpus}
-  for name in cloudflare.com.html ecma402-spec.html html-parsing-spec.html; do
-    found=$(find "$corpus" -name "$name" -type f 2>/dev/null | sort | head -n 1)
-    if [ -n "$found" ]; then files+=("$found"); else echo "instructions.sh: $name not found under $corpus" >&2; fi
-  done
-  [ ${#files[@]} -gt 0 ] || { echo "instructions.sh: no input files; pass some or set HTREWRITE_CORPUS" >&2; exit 2; }
+  default_pages instructions.sh
 fi
 
 cargo build --quiet --profile bench -p htrewrite-benches --bin count

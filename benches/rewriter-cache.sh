@@ -27,6 +27,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=benches/pages.sh
+source benches/pages.sh
 chunk=65536
 workloads="count10 rewrite text"
 files=()
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --chunk) chunk=$2; shift 2 ;;
     --workloads) workloads=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -45,12 +47,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/rewrite"
 [ -x "$bin" ] || { echo "rewriter-cache.sh: $bin was not built" >&2; exit 1; }
 
 if [ ${#files[@]} -eq 0 ]; then
-  corpus=${HTREWRITE_CORPUS:-tests/data/corpus}
-  for name in cloudflare.com.html ecma402-spec.html html-parsing-spec.html; do
-    found=$(find "$corpus" -name "$name" -type f 2>/dev/null | sort | head -n 1)
-    if [ -n "$found" ]; then files+=("$found"); else echo "rewriter-cache.sh: $name not found under $corpus" >&2; fi
-  done
-  [ ${#files[@]} -gt 0 ] || { echo "rewriter-cache.sh: no input files; pass some or set HTREWRITE_CORPUS" >&2; exit 2; }
+  default_pages rewriter-cache.sh
 fi
 bytes=$(cat "${files[@]}" | wc -c)
 profile=$(mktemp)

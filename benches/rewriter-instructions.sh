@@ -25,6 +25,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=benches/pages.sh
+source benches/pages.sh
 chunk=65536
 workloads="passthrough cdn rewrite count10 text select1000"
 files=()
@@ -86,12 +88,7 @@ if [ -n "$adversarial" ]; then
 fi
 
 if [ ${#files[@]} -eq 0 ]; then
-  corpus=${HTREWRITE_CORPUS:-tests/data/corpus}
-  for name in cloudflare.com.html ecma402-spec.html html-parsing-spec.html; do
-    found=$(find "$corpus" -name "$name" -type f 2>/dev/null | sort | head -n 1)
-    if [ -n "$found" ]; then files+=("$found"); else echo "rewriter-instructions.sh: $name not found under $corpus" >&2; fi
-  done
-  [ ${#files[@]} -gt 0 ] || { echo "rewriter-instructions.sh: no input files; pass some or set HTREWRITE_CORPUS" >&2; exit 2; }
+  default_pages rewriter-instructions.sh
 fi
 
 engines="htrewrite htrewrite_full lol_html html5ever_tokenizer html5ever_dom"
