@@ -21,8 +21,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-# shellcheck source=benches/pages.sh
-source benches/pages.sh
+# shellcheck source=benches/common.sh
+source benches/common.sh
 chunk=65536
 iterations=2
 files=()

@@ -27,8 +27,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-# shellcheck source=benches/pages.sh
-source benches/pages.sh
+# shellcheck source=benches/common.sh
+source benches/common.sh
 chunk=65536
 workloads="count10 rewrite text"
 files=()
@@ -40,11 +40,7 @@ while [ $# -gt 0 ]; do
     *) files+=("$1"); shift ;;
   esac
 done
-command -v valgrind >/dev/null || { echo "rewriter-cache.sh: needs valgrind" >&2; exit 1; }
-
-cargo build --quiet --profile bench -p htrewrite-benches --bin rewrite
-bin="${CARGO_TARGET_DIR:-target}/release/rewrite"
-[ -x "$bin" ] || { echo "rewriter-cache.sh: $bin was not built" >&2; exit 1; }
+rewrite_bin rewriter-cache.sh
 
 if [ ${#files[@]} -eq 0 ]; then
   default_pages rewriter-cache.sh

@@ -25,8 +25,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-# shellcheck source=benches/pages.sh
-source benches/pages.sh
+# shellcheck source=benches/common.sh
+source benches/common.sh
 chunk=65536
 workloads="passthrough cdn rewrite count10 text select1000"
 files=()
@@ -44,11 +44,7 @@ while [ $# -gt 0 ]; do
     *) files+=("$1"); shift ;;
   esac
 done
-command -v valgrind >/dev/null || { echo "rewriter-instructions.sh: needs valgrind" >&2; exit 1; }
-
-cargo build --quiet --profile bench -p htrewrite-benches --bin rewrite
-bin="${CARGO_TARGET_DIR:-target}/release/rewrite"
-[ -x "$bin" ] || { echo "rewriter-instructions.sh: $bin was not built" >&2; exit 1; }
+rewrite_bin rewriter-instructions.sh
 
 # count ENGINE WORKLOAD INPUT...: instructions inside `measured`, or empty when
 # the engine does not do the workload.

@@ -2707,8 +2707,9 @@ pub(crate) struct ValidChunk<'a> {
 }
 
 impl<'a> ValidChunk<'a> {
-    /// The valid start of `chunk`, whose first byte is at input offset `base`.
-    pub(crate) fn new(chunk: &'a [u8], base: u64) -> ValidChunk<'a> {
+    /// The valid start of the bytes of `input`.
+    pub(crate) fn new(input: Input<'a>) -> ValidChunk<'a> {
+        let Input { bytes: chunk, base } = input;
         // `simdutf8`'s `compat` check: `std::str::from_utf8`'s answer, SIMD
         // where the target has it.
         let text = match simdutf8::compat::from_utf8(chunk) {

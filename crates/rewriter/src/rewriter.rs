@@ -599,8 +599,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         let mut flush = |staged: Staged<'_>| out.deliver(staged);
         self.core.parse_level = level;
         self.core.room_for_chunk(bytes.len(), self.tokenizer.buffered_len());
-        let valid = self.core.reads_chunk_text().then(|| ValidChunk::new(bytes, self.tokenizer.offset()));
         let input = Input { bytes, base: self.tokenizer.offset() };
+        let valid = self.core.reads_chunk_text().then(|| ValidChunk::new(input));
         let mut feed = Feed { core: &mut self.core, pass_through, flush: &mut flush, valid: valid.as_ref(), input };
         let taken = self.tokenizer.feed(bytes, &mut feed);
         feed.end_input();

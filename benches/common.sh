@@ -1,6 +1,6 @@
 # Sourced by the instruction and cache scripts (benches/instructions.sh,
-# benches/rewriter-instructions.sh, benches/rewriter-cache.sh): the default
-# inputs, the three lol-html bench pages.
+# benches/rewriter-instructions.sh, benches/rewriter-cache.sh): their
+# default inputs, the three lol-html bench pages, and the callgrind set-up.
 #
 #   default_pages SCRIPT: appends to the array `files` the first
 #   cloudflare.com.html, ecma402-spec.html and html-parsing-spec.html found
@@ -14,4 +14,15 @@ default_pages() {
     if [ -n "$found" ]; then files+=("$found"); else echo "$script: $name not found under $corpus" >&2; fi
   done
   [ ${#files[@]} -gt 0 ] || { echo "$script: no input files; pass some or set HTREWRITE_CORPUS" >&2; exit 2; }
+}
+
+#   rewrite_bin SCRIPT: checks that valgrind is installed, builds the
+#   `rewrite` binary (benches/src/bin/rewrite.rs) with the bench profile and
+#   sets `bin` to its path; exits with 1 when either fails.
+rewrite_bin() {
+  local script=$1
+  command -v valgrind >/dev/null || { echo "$script: needs valgrind" >&2; exit 1; }
+  cargo build --quiet --profile bench -p htrewrite-benches --bin rewrite
+  bin="${CARGO_TARGET_DIR:-target}/release/rewrite"
+  [ -x "$bin" ] || { echo "$script: $bin was not built" >&2; exit 1; }
 }
