@@ -9,7 +9,7 @@
 //! that use them, so that their result at an element is known when the outer
 //! compound is tested there.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use htrewrite_shadow::{KnownName, Namespace, is_formatting, is_special};
 
@@ -338,11 +338,14 @@ pub(crate) fn attribute_value_key(name: &str, value: &str) -> u64 {
 }
 
 /// FNV-1a over the ASCII-lowercased bytes, seeded by the key kind; never 0.
-pub(crate) fn key(kind: u64, s: &str) -> u64 {
+pub(crate) const fn key(kind: u64, s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ kind.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    for b in s.bytes() {
-        h ^= u64::from(b.to_ascii_lowercase());
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        h ^= b[i].to_ascii_lowercase() as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
     }
     h | 1 << 63
 }
@@ -359,18 +362,25 @@ pub(crate) struct KnownTag {
 }
 
 /// [`KnownTag`]s by [`KnownName::index`]: the names and [`key`] are fixed,
-/// so one table serves every program (no program holds a copy).
-pub(crate) fn known_tags() -> &'static [KnownTag] {
-    static TABLE: OnceLock<Box<[KnownTag]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        KnownName::all()
-            .map(|k| KnownTag {
-                key: key(KEY_TAG, k.name()),
-                formatting: is_formatting(k.namespace(), k.name()),
-                special: is_special(k.namespace(), k.name()),
-            })
-            .collect()
-    })
+/// so one table serves every program (no program holds a copy), built at
+/// compile time (no lazy initialization to check at each look-up).
+#[inline]
+pub(crate) fn known_tags() -> &'static [KnownTag; KnownName::COUNT] {
+    static TABLE: [KnownTag; KnownName::COUNT] = {
+        let mut out = [const { KnownTag { key: 0, formatting: false, special: false } }; KnownName::COUNT];
+        let mut i = 0;
+        while let Some(k) = KnownName::from_index(i) {
+            let (ns, name) = (k.namespace(), k.name());
+            out[i] = KnownTag {
+                key: key(KEY_TAG, name),
+                formatting: is_formatting(ns, name),
+                special: is_special(ns, name),
+            };
+            i += 1;
+        }
+        out
+    };
+    &TABLE
 }
 
 /// A map keyed by hashes and node ids (FxHash: neither is chosen by the input).
@@ -1011,5 +1021,25 @@ impl Compiler<'_> {
         }
         let name_key = name.as_ref().map_or(0, |(lower, _)| key(KEY_TAG, lower));
         Ok(Compound { ns, name, name_key, tests })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time table of known names holds what the functions give
+    /// at run time for each name.
+    #[test]
+    fn known_tags_are_the_functions_of_their_names() {
+        let table = known_tags();
+        for k in KnownName::all() {
+            let (ns, name) = (k.namespace(), k.name());
+            let t = &table[k.index()];
+            assert_eq!(t.key, key(KEY_TAG, name), "{name}");
+            assert_eq!((t.formatting, t.special), (is_formatting(ns, name), is_special(ns, name)), "{ns:?} {name}");
+        }
+        assert!(table[KnownName::of(Namespace::Html, "b").expect("known").index()].formatting);
+        assert!(table[KnownName::of(Namespace::Svg, "foreignObject").expect("known").index()].special);
     }
 }

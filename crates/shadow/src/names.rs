@@ -7,9 +7,6 @@
 //! The table is fixed (no input can add to it), so its fast hash cannot be
 //! flooded: a look-up costs a bounded number of probes whatever the name.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use crate::Namespace;
 use crate::tags::cats;
 
@@ -271,18 +268,9 @@ const MATHML: &[&str] = &[
 /// The number of known (namespace, name) pairs: ids are `0..COUNT`.
 pub(crate) const COUNT: usize = HTML.len() + SVG.len() + MATHML.len();
 
-type NameMap = HashMap<&'static str, u32, rustc_hash::FxBuildHasher>;
-
-struct Table {
-    /// Per namespace: the stored name → id (looked up for names over 8 bytes).
-    exact: [NameMap; 3],
-    /// Per namespace: the stored name packed in a `u64` → id (names of up to 8 bytes).
-    exact_short: [ShortMap; 3],
-    /// Per namespace: the ASCII-lowercased name → id.
-    lower: [NameMap; 3],
-    lower_short: [ShortMap; 3],
-    cats: Vec<u16>,
-}
+/// The lists of the table by namespace ([`ns_index`]), each with the id of
+/// its first name (ids follow [`NAMES`]).
+const LISTS: [(&[&str], u32); 3] = [(HTML, 0), (SVG, HTML.len() as u32), (MATHML, (HTML.len() + SVG.len()) as u32)];
 
 fn ns_index(ns: Namespace) -> usize {
     match ns {
@@ -292,43 +280,24 @@ fn ns_index(ns: Namespace) -> usize {
     }
 }
 
-/// Packed short names ([`pack`]) → id: open addressing with linear probing
-/// in a power-of-two table kept at most a quarter full. The keys are fixed
-/// (the table's names), so the longest probe run is fixed too, whatever the
-/// name looked up; a look-up is a multiplication and, nearly always, one or
-/// two comparisons.
-#[derive(Default)]
-struct ShortMap {
-    /// `(packed name, id)`; a key of 0 marks a free slot (no packed name is 0).
-    slots: Vec<(u64, u32)>,
-    /// 64 minus the log2 of the number of slots.
-    shift: u32,
+/// Table names → id: open addressing with linear probing in a power-of-two
+/// table kept at most a quarter full, built at compile time (no lazy
+/// initialization, no check of it per look-up). The keys are fixed (the
+/// table's names), so the longest probe run is fixed too, whatever the name
+/// looked up; a look-up is a multiplication and, nearly always, one or two
+/// comparisons. Keyed by the packed name ([`pack`]) for names of up to
+/// eight bytes (exact: packing is one-to-one), by a hash of the name
+/// ([`hash`]) for longer ones (the caller compares the name found).
+struct NameMap {
+    /// `(key, id)`; a key of 0 marks a free slot (no key is 0).
+    slots: &'static [(u64, u32)],
 }
 
-impl ShortMap {
-    fn new(pairs: &[(u64, u32)]) -> ShortMap {
-        let len = (pairs.len() * 4).next_power_of_two().max(16);
-        let mut map = ShortMap { slots: vec![(0, 0); len], shift: 64 - len.trailing_zeros() };
-        for &(k, id) in pairs {
-            let mut i = map.home(k);
-            // A key given twice keeps its last id, as a map insertion would.
-            while map.slots[i].0 != 0 && map.slots[i].0 != k {
-                i = (i + 1) & (len - 1);
-            }
-            map.slots[i] = (k, id);
-        }
-        map
-    }
-
-    #[inline]
-    fn home(&self, k: u64) -> usize {
-        (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
+impl NameMap {
     #[inline]
     fn get(&self, k: u64) -> Option<u32> {
         let mask = self.slots.len() - 1;
-        let mut i = self.home(k);
+        let mut i = home(k, self.slots.len());
         loop {
             let (key, id) = self.slots[i];
             if key == k {
@@ -342,51 +311,192 @@ impl ShortMap {
     }
 }
 
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = Table {
-            exact: Default::default(),
-            exact_short: Default::default(),
-            lower: Default::default(),
-            lower_short: Default::default(),
-            cats: Vec::new(),
-        };
-        let mut exact_short: [Vec<(u64, u32)>; 3] = Default::default();
-        let mut lower_short: [Vec<(u64, u32)>; 3] = Default::default();
-        let mut next_id = 0u32;
-        for (ns, list) in [(Namespace::Html, HTML), (Namespace::Svg, SVG), (Namespace::MathMl, MATHML)] {
-            for &name in list {
-                let id = next_id;
-                next_id += 1;
-                debug_assert_eq!(NAMES[id as usize], name, "ids follow NAMES");
-                t.exact[ns_index(ns)].insert(name, id);
-                if let Some(k) = pack(name) {
-                    exact_short[ns_index(ns)].push((k, id));
-                }
-                let lower: &'static str = if name.bytes().any(|b| b.is_ascii_uppercase()) {
-                    Box::leak(name.to_ascii_lowercase().into_boxed_str())
-                } else {
-                    name
-                };
-                t.lower[ns_index(ns)].insert(lower, id);
-                if let Some(k) = pack(lower) {
-                    lower_short[ns_index(ns)].push((k, id));
-                }
-                t.cats.push(cats(ns, name, false));
+/// The slot a probe for key `k` starts at, in a table of `len` slots (a power of two).
+#[inline]
+const fn home(k: u64, len: usize) -> usize {
+    (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - len.trailing_zeros())) as usize
+}
+
+/// The key of table name `name` (ASCII-lowercased with `lower`) in the map
+/// of short names (`long` false: 0 for a longer name) or of long names.
+const fn key_of(name: &str, lower: bool, long: bool) -> u64 {
+    match (pack_const(name.as_bytes(), lower), long) {
+        (0, true) => hash(name.as_bytes(), lower),
+        (k, false) => k,
+        (_, true) => 0,
+    }
+}
+
+/// The slots of the map of the `long` or short names of namespace `ns`
+/// ([`ns_index`]), ASCII-lowercased with `lower`: `N` of them. A key given
+/// twice keeps its last id, as a map insertion would.
+const fn build<const N: usize>(ns: usize, lower: bool, long: bool) -> [(u64, u32); N] {
+    let (list, first) = LISTS[ns];
+    let mut slots = [(0u64, 0u32); N];
+    let mut i = 0;
+    while i < list.len() {
+        let k = key_of(list[i], lower, long);
+        if k != 0 {
+            let mut s = home(k, N);
+            while slots[s].0 != 0 && slots[s].0 != k {
+                s = (s + 1) & (N - 1);
             }
+            slots[s] = (k, first + i as u32);
         }
-        t.exact_short = exact_short.map(|pairs| ShortMap::new(&pairs));
-        t.lower_short = lower_short.map(|pairs| ShortMap::new(&pairs));
-        t
-    })
+        i += 1;
+    }
+    slots
+}
+
+/// The number of slots for the `long` or short names of namespace `ns`:
+/// a quarter full at most, 16 at least.
+const fn slots_for(ns: usize, long: bool) -> usize {
+    let list = LISTS[ns].0;
+    let mut n = 0;
+    let mut i = 0;
+    while i < list.len() {
+        if key_of(list[i], false, long) != 0 {
+            n += 1;
+        }
+        i += 1;
+    }
+    let len = (n * 4usize).next_power_of_two();
+    if len < 16 { 16 } else { len }
+}
+
+/// No two long names of a namespace share a hash, as stored or as
+/// lowercased (unless equal so): a long name's key then stands for it in the
+/// table (a name looked up is still compared with the one found,
+/// [`known_long`]).
+const _: () = {
+    let mut ns = 0;
+    while ns < 3 {
+        let list = LISTS[ns].0;
+        let mut i = 0;
+        while i < list.len() {
+            let mut j = i + 1;
+            while j < list.len() {
+                if list[i].len() > 8 && list[j].len() > 8 {
+                    assert!(hash(list[i].as_bytes(), false) != hash(list[j].as_bytes(), false), "hashes differ");
+                    assert!(
+                        eq_ignore_ascii_case(list[i], list[j])
+                            || hash(list[i].as_bytes(), true) != hash(list[j].as_bytes(), true),
+                        "lowercase hashes differ"
+                    );
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        ns += 1;
+    }
+};
+
+/// `a.eq_ignore_ascii_case(b)`, in constants.
+const fn eq_ignore_ascii_case(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !a[i].eq_ignore_ascii_case(&b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const HTML_SHORT: usize = slots_for(0, false);
+const SVG_SHORT: usize = slots_for(1, false);
+const MATHML_SHORT: usize = slots_for(2, false);
+const HTML_LONG: usize = slots_for(0, true);
+const SVG_LONG: usize = slots_for(1, true);
+const MATHML_LONG: usize = slots_for(2, true);
+
+static HTML_EXACT_SHORT: [(u64, u32); HTML_SHORT] = build::<HTML_SHORT>(0, false, false);
+static SVG_EXACT_SHORT: [(u64, u32); SVG_SHORT] = build::<SVG_SHORT>(1, false, false);
+static MATHML_EXACT_SHORT: [(u64, u32); MATHML_SHORT] = build::<MATHML_SHORT>(2, false, false);
+static SVG_LOWER_SHORT: [(u64, u32); SVG_SHORT] = build::<SVG_SHORT>(1, true, false);
+static MATHML_LOWER_SHORT: [(u64, u32); MATHML_SHORT] = build::<MATHML_SHORT>(2, true, false);
+static HTML_EXACT_LONG: [(u64, u32); HTML_LONG] = build::<HTML_LONG>(0, false, true);
+static SVG_EXACT_LONG: [(u64, u32); SVG_LONG] = build::<SVG_LONG>(1, false, true);
+static MATHML_EXACT_LONG: [(u64, u32); MATHML_LONG] = build::<MATHML_LONG>(2, false, true);
+static SVG_LOWER_LONG: [(u64, u32); SVG_LONG] = build::<SVG_LONG>(1, true, true);
+static MATHML_LOWER_LONG: [(u64, u32); MATHML_LONG] = build::<MATHML_LONG>(2, true, true);
+
+/// HTML names are lowercase: their lowercase maps are the exact ones.
+const _: () = {
+    let mut i = 0;
+    while i < HTML.len() {
+        assert!(is_lowercase(HTML[i]), "HTML names are lowercase");
+        i += 1;
+    }
+};
+
+/// Per namespace: the stored name packed in a `u64` → id (names of up to 8 bytes).
+static EXACT_SHORT: [NameMap; 3] =
+    [NameMap { slots: &HTML_EXACT_SHORT }, NameMap { slots: &SVG_EXACT_SHORT }, NameMap { slots: &MATHML_EXACT_SHORT }];
+/// Per namespace: the ASCII-lowercased name packed → id.
+static LOWER_SHORT: [NameMap; 3] =
+    [NameMap { slots: &HTML_EXACT_SHORT }, NameMap { slots: &SVG_LOWER_SHORT }, NameMap { slots: &MATHML_LOWER_SHORT }];
+/// Per namespace: the stored name's hash → id (names over 8 bytes).
+static EXACT_LONG: [NameMap; 3] =
+    [NameMap { slots: &HTML_EXACT_LONG }, NameMap { slots: &SVG_EXACT_LONG }, NameMap { slots: &MATHML_EXACT_LONG }];
+/// Per namespace: the ASCII-lowercased name's hash → id.
+static LOWER_LONG: [NameMap; 3] =
+    [NameMap { slots: &HTML_EXACT_LONG }, NameMap { slots: &SVG_LOWER_LONG }, NameMap { slots: &MATHML_LOWER_LONG }];
+
+/// Whether `s` has no ASCII uppercase letter.
+const fn is_lowercase(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_uppercase() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// [`pack_bytes`] in constants (`lower`: ASCII-lowercased), 0 for `None`.
+const fn pack_const(b: &[u8], lower: bool) -> u64 {
+    if b.is_empty() || b.len() > 8 {
+        return 0;
+    }
+    let mut word = 0u64;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == 0 {
+            return 0;
+        }
+        let c = if lower { b[i].to_ascii_lowercase() } else { b[i] };
+        word |= (c as u64) << (8 * i);
+        i += 1;
+    }
+    word
+}
+
+/// FNV-1a of `b` (ASCII-lowercased with `lower`), never 0.
+const fn hash(b: &[u8], lower: bool) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < b.len() {
+        let c = if lower { b[i].to_ascii_lowercase() } else { b[i] };
+        h ^= c as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h | 1
 }
 
 /// The id of the element `name` (as stored: SVG names case-adjusted) of namespace `ns`, if known.
 #[inline]
 pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
     match pack(name) {
-        Some(k) => table().exact_short[ns_index(ns)].get(k),
+        Some(k) => EXACT_SHORT[ns_index(ns)].get(k),
         None => known_long(ns, name),
     }
 }
@@ -398,20 +508,23 @@ pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
 /// name with other bytes (invalid UTF-8 included) packs to no entry.
 #[inline]
 pub(crate) fn known_html_raw(raw: &[u8]) -> Option<u32> {
-    table().exact_short[ns_index(Namespace::Html)].get(pack_bytes(raw, |c| c.to_ascii_lowercase())?)
+    EXACT_SHORT[ns_index(Namespace::Html)].get(pack_bytes(raw, |c| c.to_ascii_lowercase())?)
 }
 
 /// [`known`] for a name that does not pack (longer than 8 bytes, or with NUL).
 #[inline(never)]
 fn known_long(ns: Namespace, name: &str) -> Option<u32> {
-    if name.len() <= 8 { None } else { table().exact[ns_index(ns)].get(name).copied() }
+    if name.len() <= 8 {
+        return None;
+    }
+    EXACT_LONG[ns_index(ns)].get(hash(name.as_bytes(), false)).filter(|&id| NAMES[id as usize] == name)
 }
 
 /// The id of the element whose ASCII-lowercased name is `lowercase`, if known.
 #[inline]
 pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
     match pack(lowercase) {
-        Some(k) => table().lower_short[ns_index(ns)].get(k),
+        Some(k) => LOWER_SHORT[ns_index(ns)].get(k),
         None => known_lowercase_long(ns, lowercase),
     }
 }
@@ -419,7 +532,12 @@ pub(crate) fn known_lowercase(ns: Namespace, lowercase: &str) -> Option<u32> {
 /// [`known_lowercase`] for a name that does not pack.
 #[inline(never)]
 fn known_lowercase_long(ns: Namespace, lowercase: &str) -> Option<u32> {
-    if lowercase.len() <= 8 { None } else { table().lower[ns_index(ns)].get(lowercase).copied() }
+    if lowercase.len() <= 8 {
+        return None;
+    }
+    LOWER_LONG[ns_index(ns)]
+        .get(hash(lowercase.as_bytes(), true))
+        .filter(|&id| NAMES[id as usize].eq_ignore_ascii_case(lowercase))
 }
 
 /// The id of the HTML element `name` of the table, for constants
@@ -515,19 +633,44 @@ impl KnownName {
         KnownName(id as u16)
     }
 
+    /// The known name of index `index` ([`KnownName::index`]); `None` from
+    /// [`KnownName::COUNT`] on. A `const fn`, so that a consumer can build
+    /// a table by known name at compile time.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{KnownName, Namespace};
+    /// let p = KnownName::of(Namespace::Html, "p").expect("known");
+    /// assert_eq!(KnownName::from_index(p.index()), Some(p));
+    /// assert_eq!(KnownName::from_index(KnownName::COUNT), None);
+    /// const FIRST: &str = match KnownName::from_index(0) {
+    ///     Some(k) => k.name(),
+    ///     None => "",
+    /// };
+    /// assert_eq!(FIRST, "a");
+    /// ```
+    ///
+    /// # Errors
+    /// None: `None` for an index out of range.
+    #[inline]
+    pub const fn from_index(index: usize) -> Option<KnownName> {
+        if index < COUNT { Some(KnownName(index as u16)) } else { None }
+    }
+
     /// Its index, `0..KnownName::COUNT`: distinct names, distinct indexes.
     #[inline]
-    pub fn index(self) -> usize {
-        usize::from(self.0)
+    pub const fn index(self) -> usize {
+        self.0 as usize
     }
 
     /// The name, as the shadow reports it.
-    pub fn name(self) -> &'static str {
-        name(u32::from(self.0))
+    #[inline]
+    pub const fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
     }
 
     /// Its namespace.
-    pub fn namespace(self) -> Namespace {
+    pub const fn namespace(self) -> Namespace {
         match self.index() {
             i if i < HTML.len() => Namespace::Html,
             i if i < HTML.len() + SVG.len() => Namespace::Svg,
@@ -543,9 +686,10 @@ pub(crate) fn name(id: u32) -> &'static str {
 }
 
 /// The stored names by id: `HTML`, then `SVG`, then `MATHML` (the order in
-/// which [`table`] hands out ids), built at compile time so that reading a
-/// known element's name ([`Name::Known`]) costs an index, not a lazy table.
-static NAMES: [&str; COUNT] = {
+/// of [`LISTS`]), built at compile time so that reading a
+/// known element's name ([`Name::Known`]) costs an index, not a lazy table
+/// (a constant, so that [`KnownName::name`] can be one too).
+const NAMES: [&str; COUNT] = {
     let mut out = [""; COUNT];
     let mut i = 0;
     while i < COUNT {
@@ -563,9 +707,31 @@ static NAMES: [&str; COUNT] = {
 
 /// The category bits of a known id (for MathML `annotation-xml`, those
 /// without the HTML integration point, which depends on an attribute).
+#[inline]
 pub(crate) fn cats_of(id: u32) -> u16 {
-    table().cats[id as usize]
+    CATS[id as usize]
 }
+
+/// [`cats_of`] by id, built at compile time from [`crate::tags::cats`].
+static CATS: [u16; COUNT] = {
+    let mut out = [0; COUNT];
+    let mut ns = 0;
+    while ns < 3 {
+        let (list, first) = LISTS[ns];
+        let namespace = match ns {
+            0 => Namespace::Html,
+            1 => Namespace::Svg,
+            _ => Namespace::MathMl,
+        };
+        let mut i = 0;
+        while i < list.len() {
+            out[first as usize + i] = cats(namespace, list[i], false);
+            i += 1;
+        }
+        ns += 1;
+    }
+    out
+};
 
 #[cfg(test)]
 mod tests {
@@ -589,6 +755,46 @@ mod tests {
         assert_eq!(std::mem::size_of::<crate::OpenElement>(), 24);
         // So is an entry of the list of active formatting elements (each open cell holds a marker).
         assert_eq!(std::mem::size_of::<crate::formatting::Entry>(), 16);
+    }
+
+    /// The compile-time maps give what a search of the lists gives (the
+    /// last name equal to the one looked up, as stored or ASCII-lowercased),
+    /// for every name of the table in several cases and for names near them.
+    #[test]
+    fn maps_agree_with_a_search_of_the_lists() {
+        let search = |ns: usize, name: &str, lower: bool| {
+            let (list, first) = LISTS[ns];
+            list.iter()
+                .rposition(|n| if lower { n.to_ascii_lowercase() == name } else { *n == name })
+                .map(|i| first + i as u32)
+        };
+        let mut probes: Vec<String> = vec![String::new(), "my-element".into(), "abcdefghi".into(), "é".into()];
+        for n in HTML.iter().chain(SVG).chain(MATHML) {
+            probes.extend([
+                n.to_string(),
+                n.to_ascii_lowercase(),
+                n.to_ascii_uppercase(),
+                format!("{n}x"),
+                format!("x{n}"),
+            ]);
+            probes.push(n[..n.len() - 1].to_owned());
+        }
+        let mut found = 0;
+        for (ns_i, ns) in [Namespace::Html, Namespace::Svg, Namespace::MathMl].into_iter().enumerate() {
+            for p in &probes {
+                let exact = known(ns, p);
+                assert_eq!(exact, search(ns_i, p, false), "{ns:?} {p:?}");
+                found += usize::from(exact.is_some());
+                if !p.bytes().any(|b| b.is_ascii_uppercase()) {
+                    assert_eq!(known_lowercase(ns, p), search(ns_i, p, true), "{ns:?} lowercase {p:?}");
+                }
+            }
+        }
+        assert!(found >= COUNT, "every name found: {found}");
+        for id in 0..COUNT as u32 {
+            let ns = KnownName::from_id(id).namespace();
+            assert_eq!(cats_of(id), cats(ns, name(id), false), "{}", name(id));
+        }
     }
 
     /// `known_html_raw` on a tag name's bytes is `known` on the name the

@@ -39,43 +39,34 @@ pub(crate) mod cat {
 
 /// The category bits of an element (`annotation_xml_html`: an `annotation-xml`
 /// whose `encoding` is `text/html` or `application/xhtml+xml`).
-pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 {
+pub(crate) const fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 {
     let mut c = 0;
     match ns {
         Namespace::Html => {
             c |= cat::HTML;
             // spec (2025, relaxed `<select>`): `select` bounds the default scope too.
-            if matches!(
+            if one_of(
                 name,
-                "applet" | "caption" | "html" | "table" | "td" | "th" | "marquee" | "object" | "select" | "template"
+                &["applet", "caption", "html", "table", "td", "th", "marquee", "object", "select", "template"],
             ) {
                 c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE;
             }
-            if matches!(name, "ol" | "ul") {
+            if one_of(name, &["ol", "ul"]) {
                 c |= cat::LIST_ITEM_SCOPE;
             }
-            if name == "button" {
+            if eq(name, "button") {
                 c |= cat::BUTTON_SCOPE;
             }
-            if matches!(
+            if one_of(
                 name,
-                "td" | "th"
-                    | "tr"
-                    | "tbody"
-                    | "thead"
-                    | "tfoot"
-                    | "caption"
-                    | "colgroup"
-                    | "table"
-                    | "template"
-                    | "head"
-                    | "body"
-                    | "frameset"
-                    | "html"
+                &[
+                    "td", "th", "tr", "tbody", "thead", "tfoot", "caption", "colgroup", "table", "template", "head",
+                    "body", "frameset", "html",
+                ],
             ) {
                 c |= cat::RESET;
             }
-            if matches!(name, "html" | "table" | "template") {
+            if one_of(name, &["html", "table", "template"]) {
                 c |= cat::TABLE_SCOPE;
             }
             if has_implied_end_tag(name) {
@@ -86,17 +77,17 @@ pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 
             }
             if is_special_html(name) {
                 c |= cat::SPECIAL;
-                if !matches!(name, "address" | "div" | "p") {
+                if !one_of(name, &["address", "div", "p"]) {
                     c |= cat::SPECIAL_NOT_ADP;
                 }
             }
         }
         Namespace::MathMl => {
-            if matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext") {
+            if one_of(name, &["mi", "mo", "mn", "ms", "mtext"]) {
                 c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE | cat::SPECIAL | cat::SPECIAL_NOT_ADP;
                 c |= cat::MATHML_TEXT_INTEGRATION_POINT;
             }
-            if name == "annotation-xml" {
+            if eq(name, "annotation-xml") {
                 c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE | cat::SPECIAL | cat::SPECIAL_NOT_ADP;
                 if annotation_xml_html {
                     c |= cat::HTML_INTEGRATION_POINT;
@@ -104,7 +95,7 @@ pub(crate) fn cats(ns: Namespace, name: &str, annotation_xml_html: bool) -> u16 
             }
         }
         Namespace::Svg => {
-            if matches!(name, "foreignObject" | "desc" | "title") {
+            if one_of(name, &["foreignObject", "desc", "title"]) {
                 c |= cat::SCOPE | cat::LIST_ITEM_SCOPE | cat::BUTTON_SCOPE | cat::SPECIAL | cat::SPECIAL_NOT_ADP;
                 c |= cat::HTML_INTEGRATION_POINT;
             }
@@ -156,92 +147,94 @@ pub(crate) fn can_be_shadow_host(name: &str) -> bool {
 }
 
 /// Whether an HTML element is in the [special](https://html.spec.whatwg.org/multipage/parsing.html#special) category.
-pub(crate) fn is_special_html(name: &str) -> bool {
-    matches!(
+pub(crate) const fn is_special_html(name: &str) -> bool {
+    one_of(
         name,
-        "address"
-            | "applet"
-            | "area"
-            | "article"
-            | "aside"
-            | "base"
-            | "basefont"
-            | "bgsound"
-            | "blockquote"
-            | "body"
-            | "br"
-            | "button"
-            | "caption"
-            | "center"
-            | "col"
-            | "colgroup"
-            | "dd"
-            | "details"
-            | "dir"
-            | "div"
-            | "dl"
-            | "dt"
-            | "embed"
-            | "fieldset"
-            | "figcaption"
-            | "figure"
-            | "footer"
-            | "form"
-            | "frame"
-            | "frameset"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "head"
-            | "header"
-            | "hgroup"
-            | "hr"
-            | "html"
-            | "iframe"
-            | "img"
-            | "input"
-            | "keygen"
-            | "li"
-            | "link"
-            | "listing"
-            | "main"
-            | "marquee"
-            | "menu"
-            | "meta"
-            | "nav"
-            | "noembed"
-            | "noframes"
-            | "noscript"
-            | "object"
-            | "ol"
-            | "p"
-            | "param"
-            | "plaintext"
-            | "pre"
-            | "script"
-            | "search"
-            | "section"
-            | "select"
-            | "source"
-            | "style"
-            | "summary"
-            | "table"
-            | "tbody"
-            | "td"
-            | "template"
-            | "textarea"
-            | "tfoot"
-            | "th"
-            | "thead"
-            | "title"
-            | "tr"
-            | "track"
-            | "ul"
-            | "wbr"
-            | "xmp"
+        &[
+            "address",
+            "applet",
+            "area",
+            "article",
+            "aside",
+            "base",
+            "basefont",
+            "bgsound",
+            "blockquote",
+            "body",
+            "br",
+            "button",
+            "caption",
+            "center",
+            "col",
+            "colgroup",
+            "dd",
+            "details",
+            "dir",
+            "div",
+            "dl",
+            "dt",
+            "embed",
+            "fieldset",
+            "figcaption",
+            "figure",
+            "footer",
+            "form",
+            "frame",
+            "frameset",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "head",
+            "header",
+            "hgroup",
+            "hr",
+            "html",
+            "iframe",
+            "img",
+            "input",
+            "keygen",
+            "li",
+            "link",
+            "listing",
+            "main",
+            "marquee",
+            "menu",
+            "meta",
+            "nav",
+            "noembed",
+            "noframes",
+            "noscript",
+            "object",
+            "ol",
+            "p",
+            "param",
+            "plaintext",
+            "pre",
+            "script",
+            "search",
+            "section",
+            "select",
+            "source",
+            "style",
+            "summary",
+            "table",
+            "tbody",
+            "td",
+            "template",
+            "textarea",
+            "tfoot",
+            "th",
+            "thead",
+            "title",
+            "tr",
+            "track",
+            "ul",
+            "wbr",
+            "xmp",
+        ],
     )
 }
 
@@ -291,9 +284,9 @@ pub(crate) fn attribute_use(name: &str) -> AttributeUse {
 /// assert!(is_formatting(Namespace::Html, "b") && !is_formatting(Namespace::Svg, "b"));
 /// assert!(!is_formatting(Namespace::Html, "div"));
 /// ```
-pub fn is_formatting(ns: Namespace, name: &str) -> bool {
+pub const fn is_formatting(ns: Namespace, name: &str) -> bool {
     // By length first: called for every element a matcher opens.
-    ns == Namespace::Html
+    matches!(ns, Namespace::Html)
         && match name.as_bytes() {
             [b] => matches!(b, b'a' | b'b' | b'i' | b's' | b'u'),
             [a, b] => matches!((a, b), (b'e', b'm') | (b't', b't')),
@@ -314,7 +307,7 @@ pub fn is_formatting(ns: Namespace, name: &str) -> bool {
 /// assert!(is_special(Namespace::Html, "div") && is_special(Namespace::Svg, "foreignObject"));
 /// assert!(!is_special(Namespace::Html, "span"));
 /// ```
-pub fn is_special(ns: Namespace, name: &str) -> bool {
+pub const fn is_special(ns: Namespace, name: &str) -> bool {
     match ns {
         Namespace::Html => is_special_html(name),
         _ => cats(ns, name, false) & cat::SPECIAL != 0,
@@ -322,14 +315,42 @@ pub fn is_special(ns: Namespace, name: &str) -> bool {
 }
 
 /// Elements popped by [generate implied end tags](https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags).
-pub(crate) fn has_implied_end_tag(name: &str) -> bool {
-    matches!(name, "dd" | "dt" | "li" | "optgroup" | "option" | "p" | "rb" | "rp" | "rt" | "rtc")
+pub(crate) const fn has_implied_end_tag(name: &str) -> bool {
+    one_of(name, &["dd", "dt", "li", "optgroup", "option", "p", "rb", "rp", "rt", "rtc"])
 }
 
 /// Elements popped by [generate all implied end tags thoroughly](https://html.spec.whatwg.org/multipage/parsing.html#generate-all-implied-end-tags-thoroughly).
-pub(crate) fn has_implied_end_tag_thoroughly(name: &str) -> bool {
-    has_implied_end_tag(name)
-        || matches!(name, "caption" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr")
+pub(crate) const fn has_implied_end_tag_thoroughly(name: &str) -> bool {
+    has_implied_end_tag(name) || one_of(name, &["caption", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"])
+}
+
+/// `a == b`, in constants.
+pub(crate) const fn eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `name` is one of `list`, in constants (the category tables of
+/// known names are built at compile time, `crate::names`).
+const fn one_of(name: &str, list: &[&str]) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        if eq(name, list[i]) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether `c` is ASCII whitespace as the tree builder means it (TAB, LF, FF, CR, SPACE).
