@@ -195,7 +195,12 @@ impl EventSink for Collector {
             // The rules this element matches, straight from the matcher (what
             // `Matcher::event` lists as the matches of `id`, without the list).
             if let Some(m) = self.matcher.as_mut() {
-                self.rules.extend_from_slice(m.element_opened(&ElementInfo { id, name, ns, known, attrs, position }));
+                // None or one, as most: no call to memcpy for them.
+                match *m.element_opened(&ElementInfo { id, name, ns, known, attrs, position }) {
+                    [] => {}
+                    [r] => self.rules.push(r),
+                    ref rules => self.rules.extend_from_slice(rules),
+                }
             }
             let matched = self.rules.len() > start;
             let detached = position == Position::Detached;

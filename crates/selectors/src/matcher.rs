@@ -1129,7 +1129,11 @@ impl Matcher {
                         // or none (the same name, in any namespace, no test).
                         let (lower, exact) = &pure.name;
                         if same_name(el.name, if el.ns == Namespace::Html { lower } else { exact }) {
-                            self.out.extend_from_slice(&pure.rules);
+                            // One rule, as most: pushed, not copied by a call to memcpy.
+                            match pure.rules[..] {
+                                [r] => self.out.push(r),
+                                ref rules => self.out.extend_from_slice(rules),
+                            }
                             if !pure.desc.is_empty() || !pure.child.is_empty() {
                                 self.out_desc.clone_from(&pure.desc);
                                 self.out_child.clone_from(&pure.child);
