@@ -1744,7 +1744,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             // general path below does when nothing else was asked for.
             self.token_done = true;
             self.emit_start_tag(t, &edits);
-            edits.clear_for_reuse(BUFFER_KEPT);
+            edits.clear_attribute_edits(BUFFER_KEPT);
+            debug_assert!(edits.is_untouched(), "only attributes were changed");
             self.edits_spare = Some(edits);
             return;
         }
@@ -1806,6 +1807,14 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     fn emit_start_tag(&mut self, t: &Token<'_>, edits: &crate::element::Edits<'h, K>) {
         if !edits.start_tag_changed() {
             self.emit(t.raw());
+            return;
+        }
+        // The common edit, written straight into the staged output (what
+        // `emit` does with the bytes below when nothing is suppressed).
+        debug_assert!(self.direct.is_none() && self.run_is_empty(), "as in `emit`");
+        if self.suppress.is_none()
+            && edits.write_one_value_changed(t, Doc { encoding: self.encoding, lines: None }, &mut self.out)
+        {
             return;
         }
         let mut bytes = std::mem::take(&mut self.start_tag);

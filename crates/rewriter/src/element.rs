@@ -318,6 +318,15 @@ impl<K: HandlerKind> Edits<'_, K> {
         self.replacement = None;
         self.inner = None;
         self.removal = Removal::None;
+        self.clear_attribute_edits(kept);
+        self.end_handlers.clear();
+        self.slots = None;
+    }
+
+    /// [`Edits::clear_for_reuse`] for edits that changed attributes and
+    /// nothing else ([`Edits::only_attributes_changed`]): what it does
+    /// with them, the rest being untouched already.
+    pub(crate) fn clear_attribute_edits(&mut self, kept: usize) {
         let spare = &mut self.spare_strings;
         let mut keep = |mut s: String| {
             if spare.len() < 2 * ATTR_EDITS_KEPT && s.capacity() <= SPARE_STRING_KEPT.min(kept) {
@@ -335,8 +344,6 @@ impl<K: HandlerKind> Edits<'_, K> {
             self.attrs = Vec::new();
         }
         self.name = None;
-        self.end_handlers.clear();
-        self.slots = None;
     }
 
     /// The start tag with the edits applied: only changed attributes (and
@@ -353,6 +360,16 @@ impl<K: HandlerKind> Edits<'_, K> {
         out: &mut Vec<u8>,
         marks: &mut Vec<(usize, Mark)>,
     ) {
+        if !self.write_one_value_changed(token, doc, out) {
+            self.write_start_tag_general(token, doc, out, marks);
+        }
+    }
+
+    /// [`Edits::write_start_tag`] for the common edit, one attribute's value
+    /// changed (no mark, no rename): written, and `true`; else nothing is
+    /// written and `false`.
+    #[inline]
+    pub(crate) fn write_one_value_changed(&self, token: &Token<'_>, doc: Doc<'_>, out: &mut Vec<u8>) -> bool {
         if self.name.is_none()
             && let [AttrEdit { kind: AttrEditKind::Changed { span, value }, .. }] = &self.attrs[..]
             && let Some(v) = span.value
@@ -361,9 +378,9 @@ impl<K: HandlerKind> Edits<'_, K> {
             out.extend_from_slice(&raw[..v.start]);
             write_value(span.quote, value, doc, out);
             out.extend_from_slice(&raw[v.end..]);
-            return;
+            return true;
         }
-        self.write_start_tag_general(token, doc, out, marks);
+        false
     }
 
     /// [`Edits::write_start_tag`] for any edits: each change as a
