@@ -537,9 +537,7 @@ fn write_value(quote: Quote, value: &str, doc: Doc<'_>, out: &mut Vec<u8>) {
     // The common value (a URL, an id): no byte that any quoting escapes or
     // that would end an unquoted value, written in UTF-8: its bytes, what
     // `write_value_general` writes for it with every quote.
-    if doc.encoding == encoding_rs::UTF_8
-        && (quote != Quote::None || !value.is_empty())
-        && !value.bytes().any(|b| VALUE_CARE[usize::from(b)])
+    if doc.encoding == encoding_rs::UTF_8 && (quote != Quote::None || !value.is_empty()) && !may_care(value.as_bytes())
     {
         out.extend_from_slice(value.as_bytes());
         return;
@@ -561,6 +559,42 @@ static VALUE_CARE: [bool; 256] = {
     }
     t
 };
+
+/// Whether `value` may hold a byte of [`VALUE_CARE_BYTES`]: `false` when it
+/// certainly does not. Eight bytes at a time for a value of eight or more
+/// (its last bytes as the word of its last eight), without a branch per
+/// word: the bytes below 0x21 (whitespace among them; the other control
+/// bytes too, which only send a value to [`write_value_general`], where
+/// they are written as they are), `"`, `&` and `'`, `<` `=` `>`, and `` ` ``.
+#[inline]
+fn may_care(value: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if value.len() < 8 {
+        return value.iter().any(|&b| VALUE_CARE[usize::from(b)]);
+    }
+    // The high bit of each byte of `y` below `n` (and maybe of bytes above
+    // one that is, by a borrow): exact as to whether there is one.
+    let below = |y: u64, n: u8| y.wrapping_sub(ONES * u64::from(n)) & !y & HIGH;
+    // `x ^ c` is below 1, 2 or 3 exactly for `c`; `c`, `c ^ 1`; `c`, `c ^ 1`, `c ^ 2`.
+    let flags = |x: u64| {
+        below(x, 0x21)
+            | below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'&')), 2)
+            | below(x ^ (ONES * u64::from(b'<')), 3)
+            | below(x ^ (ONES * u64::from(b'`')), 1)
+    };
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("eight bytes"));
+    let mut words = value.chunks_exact(8);
+    let mut any = 0;
+    for w in &mut words {
+        any |= flags(word(w));
+    }
+    if !words.remainder().is_empty() {
+        any |= flags(word(&value[value.len() - 8..]));
+    }
+    any != 0
+}
 
 /// [`write_value`] for every value.
 fn write_value_general(quote: Quote, value: &str, doc: Doc<'_>, out: &mut Vec<u8>) {
@@ -1803,6 +1837,26 @@ pub(crate) fn write_end_tag(token: &Token<'_>, name: &str, out: &mut Vec<u8>) {
 mod tests {
     use super::*;
     use htrewrite_tokenizer::{Feedback, TokenKind, TokenSink, Tokenizer};
+
+    /// `may_care` finds every byte of `VALUE_CARE_BYTES` at every place of
+    /// values of 1 to 24 bytes, and flags no other byte but those below
+    /// 0x21 (which `write_value_general` writes as they are).
+    #[test]
+    fn may_care_misses_no_care_byte() {
+        for len in 1..=24 {
+            assert!(!may_care(&vec![b'a'; len]), "{len} plain bytes");
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut v = vec![b'/'; len];
+                    v[at] = b;
+                    let care = VALUE_CARE[usize::from(b)];
+                    let flagged = may_care(&v);
+                    assert!(!care || flagged, "byte {b:#x} at {at} of {len}");
+                    assert!(care || !flagged || (len >= 8 && b < 0x21), "byte {b:#x} at {at} of {len} flagged");
+                }
+            }
+        }
+    }
 
     /// `write_value` writes what the general path writes, for every quote
     /// and output encoding: values with none of the bytes its common case
