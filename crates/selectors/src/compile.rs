@@ -182,7 +182,7 @@ pub struct Program {
     /// The start states by tag key, when an element's only key is its tag
     /// and every start state has a key (no attribute keys, no unkeyed
     /// start state) in a program with sparse records; else empty.
-    pub(crate) by_tag: Option<ByTag>,
+    pub(crate) by_tag: Option<IdMap<TagStart>>,
     pub(crate) needs_type_counts: bool,
     /// `:first-child` or `:nth-child` somewhere: parents count their children.
     pub(crate) needs_child_counts: bool,
@@ -385,41 +385,6 @@ pub(crate) fn known_tags() -> &'static [KnownTag; KnownName::COUNT] {
 
 /// A map keyed by hashes and node ids (FxHash: neither is chosen by the input).
 pub(crate) type IdMap<V> = rustc_hash::FxHashMap<u64, V>;
-
-/// [`Program::by_tag`]: the start states of each tag key, found by the
-/// key's hash, or for a known element name ([`KnownName`]) by its index.
-#[derive(Debug)]
-pub(crate) struct ByTag {
-    starts: Vec<TagStart>,
-    by_key: IdMap<u32>,
-    /// By [`KnownName::index`]: the index in `starts` of the known name's
-    /// tag key ([`known_tags`]), or `u32::MAX`.
-    by_known: Box<[u32]>,
-}
-
-impl ByTag {
-    fn new(starts: IdMap<TagStart>) -> ByTag {
-        let mut by = ByTag { starts: Vec::new(), by_key: IdMap::default(), by_known: Box::new([]) };
-        for (key, t) in starts {
-            by.by_key.insert(key, by.starts.len() as u32);
-            by.starts.push(t);
-        }
-        by.by_known = known_tags().iter().map(|t| by.by_key.get(&t.key).copied().unwrap_or(u32::MAX)).collect();
-        by
-    }
-
-    /// The start states of tag key `key` (that of `known`, when given: then
-    /// found without hashing).
-    #[inline]
-    pub(crate) fn get(&self, known: Option<KnownName>, key: u64) -> Option<&TagStart> {
-        let i = match known {
-            Some(k) => self.by_known[k.index()],
-            None => *self.by_key.get(&key)?,
-        };
-        debug_assert_eq!(i, self.by_key.get(&key).copied().unwrap_or(u32::MAX), "the known name's entry is its key's");
-        self.starts.get(i as usize)
-    }
-}
 
 /// The start states of one tag key (see [`Program::by_tag`]).
 #[derive(Debug)]
@@ -703,7 +668,7 @@ impl Program {
             for t in by_tag.values_mut() {
                 t.pure = PureStart::new(&t.states, &p);
             }
-            p.by_tag = Some(ByTag::new(by_tag));
+            p.by_tag = Some(by_tag);
         }
         p.attribute_readers = attribute_readers(&p, false);
         p.attribute_value_readers = attribute_readers(&p, true);

@@ -1121,7 +1121,7 @@ impl Matcher {
         let candidates = match &p.by_tag {
             // The element's only key is its tag, and every start state has
             // a key: only those keyed by its tag may pass.
-            Some(by_tag) => match by_tag.get(el.known, tag_key) {
+            Some(by_tag) => match by_tag.get(&tag_key) {
                 None => return,
                 Some(t) => match &t.pure {
                     Some(pure) => {
