@@ -1,5 +1,5 @@
 //! Known element names, interned: each (namespace, name) of the table has a
-//! small id with its categories computed once, so that pushing an element
+//! small id with its categories computed at compile time, so that pushing an element
 //! neither allocates its name nor hashes it with SipHash, and the stack's
 //! name index is a plain vector for them. Other names are interned by the
 //! stack itself ([`crate::stack`]).
