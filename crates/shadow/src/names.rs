@@ -320,10 +320,10 @@ const fn home(k: u64, len: usize) -> usize {
 /// The key of table name `name` (ASCII-lowercased with `lower`) in the map
 /// of short names (`long` false: 0 for a longer name) or of long names.
 const fn key_of(name: &str, lower: bool, long: bool) -> u64 {
-    match (pack_const(name.as_bytes(), lower), long) {
-        (0, true) => hash(name.as_bytes(), lower),
-        (k, false) => k,
-        (_, true) => 0,
+    match (pack_bytes(name.as_bytes(), lower), long) {
+        (None, true) => hash(name.as_bytes(), lower),
+        (Some(k), false) => k,
+        _ => 0,
     }
 }
 
@@ -461,24 +461,6 @@ const fn is_lowercase(s: &str) -> bool {
     true
 }
 
-/// [`pack_bytes`] in constants (`lower`: ASCII-lowercased), 0 for `None`.
-const fn pack_const(b: &[u8], lower: bool) -> u64 {
-    if b.is_empty() || b.len() > 8 {
-        return 0;
-    }
-    let mut word = 0u64;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == 0 {
-            return 0;
-        }
-        let c = if lower { b[i].to_ascii_lowercase() } else { b[i] };
-        word |= (c as u64) << (8 * i);
-        i += 1;
-    }
-    word
-}
-
 /// FNV-1a of `b` (ASCII-lowercased with `lower`), never 0.
 const fn hash(b: &[u8], lower: bool) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -508,7 +490,7 @@ pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
 /// name with other bytes (invalid UTF-8 included) packs to no entry.
 #[inline]
 pub(crate) fn known_html_raw(raw: &[u8]) -> Option<u32> {
-    EXACT_SHORT[ns_index(Namespace::Html)].get(pack_bytes(raw, |c| c.to_ascii_lowercase())?)
+    EXACT_SHORT[ns_index(Namespace::Html)].get(pack_bytes(raw, true)?)
 }
 
 /// [`known`] for a name that does not pack (longer than 8 bytes, or with NUL).
@@ -566,23 +548,27 @@ pub(crate) const fn html(name: &str) -> u32 {
 /// table's names have no NUL).
 #[inline]
 fn pack(name: &str) -> Option<u64> {
-    pack_bytes(name.as_bytes(), |c| c)
+    pack_bytes(name.as_bytes(), false)
 }
 
-/// [`pack`] of the bytes `b`, each mapped by `map` (ASCII lowercasing for
-/// a tag name's raw bytes, [`known_html_raw`]).
+/// [`pack`] of the bytes `b`, ASCII-lowercased with `lower` (a tag name's
+/// raw bytes, [`known_html_raw`]); also what builds the tables, in
+/// constants.
 #[inline(always)]
-fn pack_bytes(b: &[u8], map: impl Fn(u8) -> u8) -> Option<u64> {
+const fn pack_bytes(b: &[u8], lower: bool) -> Option<u64> {
     if b.is_empty() || b.len() > 8 {
         return None;
     }
     // Byte by byte (no call to memcpy for a few bytes), NUL checked on the way.
     let mut word = 0u64;
-    for (i, &c) in b.iter().enumerate() {
-        if c == 0 {
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == 0 {
             return None;
         }
-        word |= u64::from(map(c)) << (8 * i);
+        let c = if lower { b[i].to_ascii_lowercase() } else { b[i] };
+        word |= (c as u64) << (8 * i);
+        i += 1;
     }
     Some(word)
 }
