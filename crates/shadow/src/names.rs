@@ -379,7 +379,7 @@ const _: () = {
                 if list[i].len() > 8 && list[j].len() > 8 {
                     assert!(hash(list[i].as_bytes(), false) != hash(list[j].as_bytes(), false), "hashes differ");
                     assert!(
-                        eq_ignore_ascii_case(list[i], list[j])
+                        crate::tags::eq_ignore_ascii_case(list[i], list[j])
                             || hash(list[i].as_bytes(), true) != hash(list[j].as_bytes(), true),
                         "lowercase hashes differ"
                     );
@@ -391,22 +391,6 @@ const _: () = {
         ns += 1;
     }
 };
-
-/// `a.eq_ignore_ascii_case(b)`, in constants.
-const fn eq_ignore_ascii_case(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if !a[i].eq_ignore_ascii_case(&b[i]) {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
 
 const HTML_SHORT: usize = slots_for(0, false);
 const SVG_SHORT: usize = slots_for(1, false);
@@ -701,20 +685,10 @@ pub(crate) fn cats_of(id: u32) -> u16 {
 /// [`cats_of`] by id, built at compile time from [`crate::tags::cats`].
 static CATS: [u16; COUNT] = {
     let mut out = [0; COUNT];
-    let mut ns = 0;
-    while ns < 3 {
-        let (list, first) = LISTS[ns];
-        let namespace = match ns {
-            0 => Namespace::Html,
-            1 => Namespace::Svg,
-            _ => Namespace::MathMl,
-        };
-        let mut i = 0;
-        while i < list.len() {
-            out[first as usize + i] = cats(namespace, list[i], false);
-            i += 1;
-        }
-        ns += 1;
+    let mut i = 0;
+    while let Some(k) = KnownName::from_index(i) {
+        out[i] = cats(k.namespace(), k.name(), false);
+        i += 1;
     }
     out
 };

@@ -326,13 +326,25 @@ pub(crate) const fn has_implied_end_tag_thoroughly(name: &str) -> bool {
 
 /// `a == b`, in constants.
 pub(crate) const fn eq(a: &str, b: &str) -> bool {
+    bytes_eq(a, b, false)
+}
+
+/// `a.eq_ignore_ascii_case(b)`, in constants.
+pub(crate) const fn eq_ignore_ascii_case(a: &str, b: &str) -> bool {
+    bytes_eq(a, b, true)
+}
+
+/// Whether `a` and `b` have the same bytes (but for ASCII case, with
+/// `ignore_case`): the one comparison of [`eq`] and [`eq_ignore_ascii_case`].
+const fn bytes_eq(a: &str, b: &str, ignore_case: bool) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }
     let mut i = 0;
     while i < a.len() {
-        if a[i] != b[i] {
+        let same = if ignore_case { a[i].eq_ignore_ascii_case(&b[i]) } else { a[i] == b[i] };
+        if !same {
             return false;
         }
         i += 1;
