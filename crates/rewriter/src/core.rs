@@ -1817,10 +1817,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         {
             return;
         }
+        // Any other edit, or suppressed output (which keeps only the slot
+        // marks; the common edit places none): the general path.
         let mut bytes = std::mem::take(&mut self.start_tag);
         bytes.clear();
         let mut marks = Vec::new();
-        edits.write_start_tag(t, Doc { encoding: self.encoding, lines: None }, &mut bytes, &mut marks);
+        edits.write_start_tag_general(t, Doc { encoding: self.encoding, lines: None }, &mut bytes, &mut marks);
         if marks.is_empty() {
             self.emit(&bytes);
         } else {
