@@ -459,9 +459,18 @@ impl Records {
         (id.0 & 255) as usize
     }
 
-    #[inline]
+    /// The record of `id`: the bucket's count in line (most elements have
+    /// none, and it was a call of its own per element opened), the map out
+    /// of line.
+    #[inline(always)]
     fn get(&self, id: NodeId) -> Option<&Record> {
-        if self.buckets[Records::bucket(id)] == 0 { None } else { self.map.get(&id.0) }
+        if self.buckets[Records::bucket(id)] == 0 { None } else { self.get_in_map(id) }
+    }
+
+    /// [`Records::get`]'s look-up.
+    #[inline(never)]
+    fn get_in_map(&self, id: NodeId) -> Option<&Record> {
+        self.map.get(&id.0)
     }
 
     /// Whether `id` may have a record (`false`: it has none; what
