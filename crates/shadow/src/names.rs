@@ -693,9 +693,39 @@ static CATS: [u16; COUNT] = {
     out
 };
 
+/// [`crate::tags::attribute_use`] of the name of a known id: a start tag
+/// whose name has a short known id ([`known_html_raw`]) looks it up here
+/// instead of comparing its name.
+#[inline]
+pub(crate) fn attribute_use_of(id: u32) -> crate::tags::AttributeUse {
+    ATTRIBUTE_USE[id as usize]
+}
+
+/// [`attribute_use_of`] by id, built at compile time from [`crate::tags::attribute_use`].
+static ATTRIBUTE_USE: [crate::tags::AttributeUse; COUNT] = {
+    let mut out = [crate::tags::AttributeUse::Unread; COUNT];
+    let mut i = 0;
+    while let Some(k) = KnownName::from_index(i) {
+        out[i] = crate::tags::attribute_use(k.name());
+        i += 1;
+    }
+    out
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The compile-time table of attribute uses is the function's, name by name.
+    #[test]
+    fn attribute_use_table_is_the_function() {
+        for id in 0..COUNT as u32 {
+            assert_eq!(attribute_use_of(id), crate::tags::attribute_use(name(id)), "{}", name(id));
+        }
+        assert_eq!(attribute_use_of(html("a")), crate::tags::AttributeUse::Kept);
+        assert_eq!(attribute_use_of(html("input")), crate::tags::AttributeUse::Read);
+        assert_eq!(attribute_use_of(html("div")), crate::tags::AttributeUse::Unread);
+    }
 
     /// The compile-time names and the lookup table agree: each id's name looks up to that id.
     #[test]

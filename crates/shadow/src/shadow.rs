@@ -346,7 +346,10 @@ fn fill_start_tag(
     let mut spans = token.attribute_spans();
     let mut values = true;
     if !spans.is_empty() {
-        let used = tags::attribute_use(name);
+        let used = match short {
+            Some(key) => names::attribute_use_of(key),
+            None => tags::attribute_use(name),
+        };
         if used != tags::AttributeUse::Read && (!b.tag_attrs_shown || !values_wanted(name)) {
             if used == tags::AttributeUse::Kept {
                 b.tag_attrs_deferred = true;

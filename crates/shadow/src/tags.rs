@@ -262,9 +262,12 @@ pub(crate) enum AttributeUse {
 /// [`Event::SelectedContentCloned`](crate::Event::SelectedContentCloned)),
 /// `template` for `shadowrootmode` and MathML `annotation-xml` for
 /// `encoding` (an HTML integration point).
-pub(crate) fn attribute_use(name: &str) -> AttributeUse {
-    match name {
-        "font" | "input" | "select" | "option" | "template" | "annotation-xml" => AttributeUse::Read,
+///
+/// A `const fn`: the table of the known names ([`crate::names::attribute_use_of`])
+/// is made from it at compile time.
+pub(crate) const fn attribute_use(name: &str) -> AttributeUse {
+    match name.as_bytes() {
+        b"font" | b"input" | b"select" | b"option" | b"template" | b"annotation-xml" => AttributeUse::Read,
         _ if is_formatting(Namespace::Html, name) => AttributeUse::Kept,
         _ => AttributeUse::Unread,
     }
