@@ -565,6 +565,12 @@ const fn pack_bytes(b: &[u8], lower: bool) -> Option<u64> {
 /// can read what it needs of an element's name from a table indexed by
 /// [`KnownName::index`] instead of comparing or hashing the name.
 ///
+/// Every element name the Standard lists as
+/// [formatting](crate::is_formatting) or [special](crate::is_special), in
+/// its namespace, is known: a consumer may take an element without a
+/// known name for neither without reading its name (the test
+/// `formatting_and_special_categories` checks it).
+///
 /// # Example
 /// ```
 /// use htrewrite_shadow::{KnownName, Namespace};

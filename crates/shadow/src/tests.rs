@@ -1080,6 +1080,29 @@ fn formatting_and_special_categories() {
         "xmp",
     ];
     let others = ["span", "em2", "bb", "ab", "tb", "strik", "sup", "var", "label", "option", "svg", "math", "x"];
+    // Every formatting and special name is known (`KnownName`'s promise):
+    // whatever has no known name is neither.
+    let svg_special = ["foreignObject", "desc", "title"];
+    let mathml_special = ["mi", "mo", "mn", "ms", "mtext", "annotation-xml"];
+    for (ns, names) in [
+        (N::Html, &formatting[..]),
+        (N::Html, &special_html[..]),
+        (N::Svg, &svg_special[..]),
+        (N::MathMl, &mathml_special[..]),
+    ] {
+        for n in names {
+            assert!(crate::KnownName::of(ns, n).is_some(), "{ns:?} {n} is formatting or special, and not known");
+        }
+    }
+    for k in crate::KnownName::all() {
+        let (ns, n) = (k.namespace(), k.name());
+        let listed = match ns {
+            N::Html => formatting.contains(&n) || special_html.contains(&n),
+            N::Svg => svg_special.contains(&n),
+            N::MathMl => mathml_special.contains(&n),
+        };
+        assert_eq!(is_formatting(ns, n) || is_special(ns, n), listed, "{ns:?} {n}");
+    }
     for n in formatting {
         assert!(is_formatting(N::Html, n) && !is_special(N::Html, n), "{n}");
         assert!(!is_formatting(N::Svg, n) && !is_formatting(N::MathMl, n), "{n}");
@@ -1090,10 +1113,10 @@ fn formatting_and_special_categories() {
     for n in others {
         assert!(!is_special(N::Html, n) && !is_formatting(N::Html, n), "{n}");
     }
-    for n in ["mi", "mo", "mn", "ms", "mtext", "annotation-xml"] {
+    for n in mathml_special {
         assert!(is_special(N::MathMl, n) && !is_special(N::Svg, n), "{n}");
     }
-    for n in ["foreignObject", "desc", "title"] {
+    for n in svg_special {
         assert!(is_special(N::Svg, n), "{n}");
     }
     assert!(!is_special(N::Svg, "div") && !is_special(N::MathMl, "p") && !is_special(N::Svg, "foreignobject"));
