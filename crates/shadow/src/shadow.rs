@@ -407,6 +407,11 @@ pub(crate) fn fill_attributes(
         }
         n += 1;
     }
+    // Most tags leave no attribute over (the set-up of a drain costs more
+    // than the test).
+    if n == attrs.len() {
+        return;
+    }
     for a in attrs.drain(n..) {
         if spare.len() < SPARE_ATTRS && a.name.capacity() <= SPARE_CAPACITY && a.value.capacity() <= SPARE_CAPACITY {
             spare.push(a);
