@@ -404,6 +404,10 @@ pub(crate) struct TagStart {
 pub(crate) struct PureStart {
     /// The name: (ASCII-lowercase, as written).
     pub(crate) name: (String, String),
+    /// The known HTML name of the lowercase name, if known: an HTML element
+    /// whose event gives its [`KnownName`] passes exactly when it is this
+    /// one (known HTML names are lowercase), without comparing the names.
+    pub(crate) known_html: Option<KnownName>,
     /// The public rules completed, in order, each once.
     pub(crate) rules: Vec<RuleId>,
     /// The next states for the descendants and the children (a program with
@@ -415,7 +419,8 @@ pub(crate) struct PureStart {
 impl PureStart {
     fn new(states: &[u32], p: &Program) -> Option<PureStart> {
         let first = p.states[states[0] as usize].compound.name.clone()?;
-        let mut pure = PureStart { name: first, rules: Vec::new(), desc: Vec::new(), child: Vec::new() };
+        let known_html = KnownName::of(Namespace::Html, &first.0);
+        let mut pure = PureStart { name: first, known_html, rules: Vec::new(), desc: Vec::new(), child: Vec::new() };
         for &s in states {
             let state = &p.states[s as usize];
             let c = &state.compound;

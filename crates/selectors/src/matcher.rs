@@ -1142,7 +1142,18 @@ impl Matcher {
                         // What `evaluate` computes for these states: all pass
                         // or none (the same name, in any namespace, no test).
                         let (lower, exact) = &pure.name;
-                        if same_name(el.name, if el.ns == Namespace::Html { lower } else { exact }) {
+                        let same = match el.known {
+                            // A known HTML name is its lowercase name's.
+                            Some(k) if el.ns == Namespace::Html => pure.known_html == Some(k),
+                            _ => same_name(el.name, if el.ns == Namespace::Html { lower } else { exact }),
+                        };
+                        debug_assert_eq!(
+                            same,
+                            same_name(el.name, if el.ns == Namespace::Html { lower } else { exact }),
+                            "{}",
+                            el.name
+                        );
+                        if same {
                             // One rule, as most: pushed, not copied by a call to memcpy.
                             match pure.rules[..] {
                                 [r] => self.out.push(r),
