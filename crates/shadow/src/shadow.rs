@@ -297,6 +297,22 @@ pub(crate) fn push_name(out: &mut String, raw: &[u8]) {
     }
 }
 
+/// Makes `out` the name `raw` decodes to ([`push_name`]), keeping it when
+/// it is that already (`href` after `href`, the same attribute of the last
+/// tag: a comparison, not a copy). `out` holds a name decoded before (by
+/// [`push_name`]: the shadow's tag and attribute buffers hold nothing else),
+/// which has no NUL and no ASCII upper case: bytes equal to it are their
+/// own decoding (the test `set_name_is_push_name`).
+#[inline(always)]
+pub(crate) fn set_name(out: &mut String, raw: &[u8]) {
+    if out.as_bytes() == raw {
+        debug_assert!(!raw.iter().any(|&b| b == 0 || b.is_ascii_uppercase()), "{out:?} is not a decoded name");
+        return;
+    }
+    out.clear();
+    push_name(out, raw);
+}
+
 /// [`push_name`] for a name with NUL or non-ASCII bytes.
 #[inline(never)]
 fn push_name_other(out: &mut String, raw: &[u8]) {
@@ -389,9 +405,7 @@ pub(crate) fn fill_attributes(
         if n == attrs.len() {
             attrs.push(spare.pop().unwrap_or_default());
         }
-        let attr = &mut attrs[n];
-        attr.name.clear();
-        push_name(&mut attr.name, a.name.slice(raw));
+        set_name(&mut attrs[n].name, a.name.slice(raw));
         let duplicate = match &mut seen {
             Some(seen) => !seen.insert(attrs[n].name.clone()),
             None => attrs[..n].iter().any(|b| b.name == attrs[n].name),
@@ -593,8 +607,7 @@ impl Shadow {
                     return self.b.run_table_fast_end(&mut self.end_tag, raw_name, s);
                 }
                 let tag = &mut self.end_tag;
-                tag.name.clear();
-                push_name(&mut tag.name, token.raw_tag_name());
+                set_name(&mut tag.name, token.raw_tag_name());
                 tag.self_closing = false;
                 tag.span = span;
                 self.b.run(TreeToken::EndTag(&self.end_tag), span, s)
@@ -1331,6 +1344,44 @@ mod tests {
         ];
         for &(raw, (from, to)) in cases {
             assert_eq!(first_non_ws_char(raw, 0, true), Span::new(from, to), "{raw:?}");
+        }
+    }
+
+    /// [`set_name`] leaves the name [`push_name`] makes from nothing, after
+    /// any name decoded before (a known name's too): names that need work
+    /// (upper case, NUL, non-ASCII, invalid UTF-8) and names equal, but for
+    /// case, to the one before.
+    #[test]
+    fn set_name_is_push_name() {
+        let raws: &[&[u8]] = &[
+            b"",
+            b"href",
+            b"HREF",
+            b"hRef",
+            b"viewBox",
+            b"viewbox",
+            b"a\0b",
+            b"\0",
+            "\u{FFFD}".as_bytes(),
+            "é".as_bytes(),
+            "É".as_bytes(),
+            b"\xff",
+            b"\xef\xbf\xbd",
+            b"data-x",
+            b"emu-xref",
+            b"div",
+        ];
+        let decode = |raw: &[u8]| {
+            let mut s = String::new();
+            push_name(&mut s, raw);
+            s
+        };
+        for before in raws {
+            for raw in raws {
+                let mut out = decode(before);
+                set_name(&mut out, raw);
+                assert_eq!(out, decode(raw), "{raw:?} after {before:?}");
+            }
         }
     }
 }
