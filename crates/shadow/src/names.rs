@@ -689,7 +689,7 @@ pub(crate) fn cats_of(id: u32) -> u16 {
 }
 
 /// [`cats_of`] by id, built at compile time from [`crate::tags::cats`].
-static CATS: [u16; COUNT] = {
+pub(crate) static CATS: [u16; COUNT] = {
     let mut out = [0; COUNT];
     let mut i = 0;
     while let Some(k) = KnownName::from_index(i) {

@@ -215,7 +215,7 @@ fn drop_stale(v: &mut Vec<u32>, member: impl Fn(usize) -> bool) {
 /// four category lists instead of seven (issue 16: 4 bytes per list and
 /// element, for every open cell).
 #[inline(always)]
-fn index_lists(cats: u16) -> u8 {
+const fn index_lists(cats: u16) -> u8 {
     let scope = cats & cat::SCOPE != 0;
     let mut l = cats & (cat::SCOPE | cat::TABLE_SCOPE | cat::HTML | cat::SPECIAL_NOT_ADP | cat::RESET);
     if !scope {
@@ -227,6 +227,19 @@ fn index_lists(cats: u16) -> u8 {
     const { assert!(cat::INDEXED == 8) };
     l as u8
 }
+
+/// [`index_lists`] of each known id's categories ([`names::cats_of`]),
+/// built at compile time: an element with a known name reads its lists
+/// (the test `known_lists_are_index_lists`).
+static KNOWN_LISTS: [u8; names::COUNT] = {
+    let mut out = [0; names::COUNT];
+    let mut i = 0;
+    while i < names::COUNT {
+        out[i] = index_lists(names::CATS[i]);
+        i += 1;
+    }
+    out
+};
 
 /// The bit of [`cat::HTML`] in an entry's `lists` (see [`index_lists`]).
 const HTML_LIST: u8 = cat::HTML as u8;
@@ -250,8 +263,7 @@ impl OpenElement {
     #[inline]
     pub(crate) fn of_known(id: NodeId, key: u32, ns: Namespace, parent: NodeId) -> OpenElement {
         debug_assert!((key as usize) < names::COUNT);
-        let cats = names::cats_of(key);
-        OpenElement { id, parent, key, cats, ns, lists: index_lists(cats) }
+        OpenElement { id, parent, key, cats: names::cats_of(key), ns, lists: KNOWN_LISTS[key as usize] }
     }
 
     /// The placeholder of a hole.
@@ -1127,6 +1139,20 @@ mod tests {
     use super::Stack;
     use crate::tags::cat;
     use crate::{Namespace, NodeId, names};
+
+    /// The known names' index lists read from the table are those
+    /// [`super::index_lists`] gives their categories, id by id.
+    #[test]
+    fn known_lists_are_index_lists() {
+        for i in 0..names::COUNT {
+            assert_eq!(
+                super::KNOWN_LISTS[i],
+                super::index_lists(names::cats_of(i as u32)),
+                "{}",
+                names::name(i as u32)
+            );
+        }
+    }
 
     /// Whether `name` is in table scope, after pushing `open` (bottom first).
     fn in_table_scope(open: &[(&str, Namespace)], name: &str) -> bool {
