@@ -402,8 +402,10 @@ pub(crate) struct TagStart {
 /// as the matcher's evaluation would.
 #[derive(Debug)]
 pub(crate) struct PureStart {
-    /// The name: (ASCII-lowercase, as written).
-    pub(crate) name: (String, String),
+    /// The name: (ASCII-lowercase, as written); boxed, no spare capacity
+    /// (with [`PureStart::known_html`], the entry is no larger than with
+    /// two `String`s).
+    pub(crate) name: (Box<str>, Box<str>),
     /// The known HTML name of the lowercase name, if known: an HTML element
     /// whose event gives its [`KnownName`] passes exactly when it is this
     /// one (known HTML names are lowercase), without comparing the names.
@@ -418,13 +420,14 @@ pub(crate) struct PureStart {
 
 impl PureStart {
     fn new(states: &[u32], p: &Program) -> Option<PureStart> {
-        let first = p.states[states[0] as usize].compound.name.clone()?;
+        let first = p.states[states[0] as usize].compound.name.as_ref()?;
         let known_html = KnownName::of(Namespace::Html, &first.0);
-        let mut pure = PureStart { name: first, known_html, rules: Vec::new(), desc: Vec::new(), child: Vec::new() };
+        let name = (first.0.as_str().into(), first.1.as_str().into());
+        let mut pure = PureStart { name, known_html, rules: Vec::new(), desc: Vec::new(), child: Vec::new() };
         for &s in states {
             let state = &p.states[s as usize];
             let c = &state.compound;
-            if c.ns != NsTest::Any || !c.tests.is_empty() || c.name.as_ref() != Some(&pure.name) {
+            if c.ns != NsTest::Any || !c.tests.is_empty() || c.name.as_ref() != Some(first) {
                 return None;
             }
             match state.next {
