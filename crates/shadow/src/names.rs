@@ -688,16 +688,24 @@ pub(crate) fn cats_of(id: u32) -> u16 {
     CATS[id as usize]
 }
 
+/// A table by known id built at compile time: `$value` of each
+/// [`KnownName`] `$k` (the one loop of the per-name tables: [`CATS`],
+/// [`ATTRIBUTE_USE`], the stack's index lists).
+macro_rules! known_table {
+    ($t:ty, $empty:expr, |$k:ident| $value:expr) => {{
+        let mut out: [$t; crate::names::COUNT] = [$empty; crate::names::COUNT];
+        let mut i = 0;
+        while let Some($k) = crate::KnownName::from_index(i) {
+            out[i] = $value;
+            i += 1;
+        }
+        out
+    }};
+}
+pub(crate) use known_table;
+
 /// [`cats_of`] by id, built at compile time from [`crate::tags::cats`].
-pub(crate) static CATS: [u16; COUNT] = {
-    let mut out = [0; COUNT];
-    let mut i = 0;
-    while let Some(k) = KnownName::from_index(i) {
-        out[i] = cats(k.namespace(), k.name(), false);
-        i += 1;
-    }
-    out
-};
+pub(crate) static CATS: [u16; COUNT] = known_table!(u16, 0, |k| cats(k.namespace(), k.name(), false));
 
 /// [`crate::tags::attribute_use`] of the name of a known id: a start tag
 /// whose name has a short known id ([`known_html_raw`]) looks it up here
@@ -708,15 +716,10 @@ pub(crate) fn attribute_use_of(id: u32) -> crate::tags::AttributeUse {
 }
 
 /// [`attribute_use_of`] by id, built at compile time from [`crate::tags::attribute_use`].
-static ATTRIBUTE_USE: [crate::tags::AttributeUse; COUNT] = {
-    let mut out = [crate::tags::AttributeUse::Unread; COUNT];
-    let mut i = 0;
-    while let Some(k) = KnownName::from_index(i) {
-        out[i] = crate::tags::attribute_use(k.name());
-        i += 1;
-    }
-    out
-};
+static ATTRIBUTE_USE: [crate::tags::AttributeUse; COUNT] =
+    known_table!(crate::tags::AttributeUse, crate::tags::AttributeUse::Unread, |k| crate::tags::attribute_use(
+        k.name()
+    ));
 
 #[cfg(test)]
 mod tests {

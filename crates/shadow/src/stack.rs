@@ -231,15 +231,7 @@ const fn index_lists(cats: u16) -> u8 {
 /// [`index_lists`] of each known id's categories ([`names::cats_of`]),
 /// built at compile time: an element with a known name reads its lists
 /// (the test `known_lists_are_index_lists`).
-static KNOWN_LISTS: [u8; names::COUNT] = {
-    let mut out = [0; names::COUNT];
-    let mut i = 0;
-    while i < names::COUNT {
-        out[i] = index_lists(names::CATS[i]);
-        i += 1;
-    }
-    out
-};
+static KNOWN_LISTS: [u8; names::COUNT] = names::known_table!(u8, 0, |k| index_lists(names::CATS[k.index()]));
 
 /// The bit of [`cat::HTML`] in an entry's `lists` (see [`index_lists`]).
 const HTML_LIST: u8 = cat::HTML as u8;
