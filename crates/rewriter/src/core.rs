@@ -441,6 +441,10 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// token cost 1.2 M more instructions with no handlers on the three
     /// lol-html bench pages (callgrind, measured while writing 5934d3d).
     unobserved: bool,
+    /// A matcher and no content handler: the case of [`Core::token`] whose
+    /// inert text [`Feed::quick_text`] may take ([`Core::quick_inert_text`]).
+    /// Fixed at construction.
+    pub(crate) quick_text: bool,
     /// Per piece of the current text token: its first action and its place.
     marks: Vec<(usize, u64)>,
     pub(crate) encoding: &'static Encoding,
@@ -567,6 +571,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let mode = shadow.initial_text_mode();
         let unobserved = matcher.is_none() && doc.text.is_empty();
         let content_handlers = has_content_rules || !doc.text.is_empty();
+        let has_matcher = matcher.is_some();
         Core {
             shadow,
             events: Collector {
@@ -587,6 +592,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             has_content_rules,
             content_handlers,
             unobserved,
+            quick_text: !unobserved && has_matcher && !content_handlers,
             marks: Vec::new(),
             encoding,
             whole_text,
@@ -1017,10 +1023,30 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             if matches!(t.kind(), TokenKind::StartTag | TokenKind::EndTag) {
                 return self.tag_token(t, input);
             }
-        } else if !self.content_handlers && self.text.is_none() && self.shadow.skip_inert_text(t, false) {
+        } else if self.takes_inert_text(t) {
             return self.inert_text_token(t, input);
         }
         self.token_general(t, input)
+    }
+
+    /// Whether [`Core::token`] takes text token `t` on its inert text path
+    /// ([`Core::inert_text_token`]) when a matcher runs: no content handler,
+    /// no open text node, and text that changes nothing in the tree
+    /// ([`Shadow::skip_inert_text`]).
+    #[inline(always)]
+    fn takes_inert_text(&mut self, t: &Token<'_>) -> bool {
+        !self.content_handlers && self.text.is_none() && self.shadow.skip_inert_text(t, false)
+    }
+
+    /// Whether [`Core::token`] takes text token `t` on its inert text path:
+    /// the observed document with a matcher and no content handler
+    /// ([`Core::quick_text`]: the branches before it in [`Core::token`], and
+    /// the first test of [`Core::takes_inert_text`]) and then
+    /// [`Core::takes_inert_text`].
+    #[inline(always)]
+    pub(crate) fn quick_inert_text(&mut self, t: &Token<'_>) -> bool {
+        debug_assert_eq!(self.quick_text, !self.unobserved && self.events.matcher.is_some() && !self.content_handlers);
+        self.quick_text && self.takes_inert_text(t)
     }
 
     /// [`Core::token`] for the tokens without a path of their own: text
@@ -1183,7 +1209,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// piece, which no handler sees, is the token's bytes. Inlined into
     /// [`Feed`]'s token call like [`Core::tag_token`] (38.98 → 38.24).
     #[inline(always)]
-    fn inert_text_token(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
+    pub(crate) fn inert_text_token(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
         debug_assert!(!self.content_handlers && self.text.is_none());
         self.cursor = t.span().start;
         self.emit_token_run(t, input);
@@ -2792,21 +2818,29 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         }
         debug_assert!(!self.core.halted && self.core.error.is_none() && !self.core.settled, "halted with them");
         let fb = self.core.token(t, self.valid, self.input);
-        if self.core.may_settle() {
-            self.core.try_settle();
-        }
-        debug_assert_eq!(self.core.halted, self.core.error.is_some() || self.core.settled, "halted with them");
-        if self.core.halted && self.pass_through && self.core.error.is_some() {
-            self.token_failed(t);
-        }
-        // `flush_at` is 0 while the token's direct bytes or parsed content
-        // wait. The run counts as staged: a run of [`FLUSH_AT`] bytes is handed
-        // over, so that the staged output a later writer copies it to stays
-        // as small as without runs.
-        if self.core.out.len() + self.core.run_len() >= self.core.flush_at {
-            self.flush_full(t);
-        }
+        self.after_token(t);
         fb
+    }
+
+    /// A text token of the data state that [`Core::token`] would take on
+    /// its inert text path ([`Core::quick_inert_text`]): that path and what
+    /// [`Feed::token`] does after it, in line in the tokenizer's scan — no
+    /// call, no token built in memory, no dispatch on the token's kind. Any
+    /// other text goes to [`Feed::token`].
+    #[inline(always)]
+    fn quick_text(&mut self, t: &Token<'_>) -> bool {
+        #[cfg(test)]
+        if !tests::QUICK_TEXT.get().0 {
+            return false;
+        }
+        if !self.core.quick_text || self.core.halted || !self.core.quick_inert_text(t) {
+            return false;
+        }
+        self.core.inert_text_token(t, self.input);
+        self.after_token(t);
+        #[cfg(test)]
+        tests::QUICK_TEXT.set((true, tests::QUICK_TEXT.get().1 + 1));
+        true
     }
 
     /// Parsed content asked for at this tag: the parse reads it next.
@@ -2822,6 +2856,27 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
 }
 
 impl<K: HandlerKind> Feed<'_, '_, K> {
+    /// What [`Feed::token`] does after the core's work on token `t`: a
+    /// settled document checked for, a failure's bytes with pass-through,
+    /// the staged output handed over when full.
+    #[inline(always)]
+    fn after_token(&mut self, t: &Token<'_>) {
+        if self.core.may_settle() {
+            self.core.try_settle();
+        }
+        debug_assert_eq!(self.core.halted, self.core.error.is_some() || self.core.settled, "halted with them");
+        if self.core.halted && self.pass_through && self.core.error.is_some() {
+            self.token_failed(t);
+        }
+        // `flush_at` is 0 while the token's direct bytes or parsed content
+        // wait. The run counts as staged: a run of [`FLUSH_AT`] bytes is handed
+        // over, so that the staged output a later writer copies it to stays
+        // as small as without runs.
+        if self.core.out.len() + self.core.run_len() >= self.core.flush_at {
+            self.flush_full(t);
+        }
+    }
+
     /// After the tokenizer has read what it takes of the input: the run of
     /// unchanged tokens written ([`Feed::write_run`]) before the input goes.
     pub(crate) fn end_input(&mut self) {
@@ -2941,6 +2996,155 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Whether [`Feed::quick_text`] may take text, and how many text
+        /// tokens it took (`quick_text_is_token`).
+        pub(super) static QUICK_TEXT: std::cell::Cell<(bool, usize)> = const { std::cell::Cell::new((true, 0)) };
+    }
+
+    /// The rule sets of `quick_text_is_token`, by name.
+    const QUICK_RULES: [&str; 6] =
+        ["ten selectors", "edits", "end handlers", "lines", "text handler", "comment handler"];
+
+    /// `html` rewritten in pieces of `chunk` bytes with rule set `rules`,
+    /// [`Feed::quick_text`] on or off: the output, what the handlers saw,
+    /// and how many text tokens the quick path took.
+    fn quick_run(html: &[u8], chunk: usize, rules: &str, quick: bool) -> (Vec<u8>, Vec<String>, usize) {
+        use crate::{ContentType, Rewriter, Settings};
+        let log = std::cell::RefCell::new(Vec::new());
+        let note = |s: String| log.borrow_mut().push(s);
+        let mut settings = Settings::new();
+        match rules {
+            "ten selectors" => {
+                for sel in ["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"] {
+                    settings = settings.element(sel, move |e| {
+                        note(format!("{sel} {} {:?}", e.tag_name(), e.attributes()));
+                        Ok(())
+                    });
+                }
+            }
+            "edits" => {
+                settings = settings
+                    .element("a[href]", |e| {
+                        let href = e.get_attribute("href").unwrap_or_default();
+                        Ok(e.set_attribute("href", &href.replace("http:", "https:"))?)
+                    })
+                    .element("head", |e| Ok(e.append("<script src=x></script>", ContentType::Html)?))
+                    .element("span", |e| {
+                        e.remove();
+                        Ok(())
+                    })
+                    .element("em", |e| {
+                        e.remove_and_keep_content();
+                        Ok(())
+                    })
+                    .element("b", |e| Ok(e.set_inner_content("<i>b</i>", ContentType::Html)?))
+                    .element("td", |e| Ok(e.before("!", ContentType::Text)?))
+                    .element("li", |e| Ok(e.after("<!--li-->", ContentType::Html)?));
+            }
+            "end handlers" => {
+                settings = settings
+                    .element("p, div, table", |e| {
+                        e.on_end(|end| Ok(end.after("|", ContentType::Text)?));
+                        Ok(())
+                    })
+                    .element_end("li", |end| Ok(end.before("-", ContentType::Text)?));
+            }
+            "lines" => {
+                settings = settings.track_lines(true).element("*", |e| {
+                    note(format!("{} {:?}", e.tag_name(), e.source_location()));
+                    Ok(())
+                });
+            }
+            "text handler" => {
+                settings = settings.element("a", |_| Ok(())).text("p", |t| {
+                    note(format!("text {:?}", t.as_str()));
+                    Ok(())
+                });
+            }
+            "comment handler" => {
+                settings = settings.element("a", |_| Ok(())).comments("body", |c| {
+                    note(format!("comment {:?}", c.text()));
+                    Ok(())
+                });
+            }
+            _ => unreachable!("{rules}"),
+        }
+        QUICK_TEXT.set((quick, 0));
+        let mut out = Vec::new();
+        let result = (|| {
+            let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
+            for piece in html.chunks(chunk.max(1)) {
+                rw.write(piece)?;
+            }
+            rw.end().map(|_| ())
+        })();
+        let taken = QUICK_TEXT.get().1;
+        QUICK_TEXT.set((true, 0));
+        let mut seen = log.into_inner();
+        if let Err(e) = result {
+            seen.push(format!("error {e}"));
+        }
+        (out, seen, taken)
+    }
+
+    /// [`Feed::quick_text`] takes a text token only where [`Feed::token`]
+    /// would have taken it on the inert text path, and does what that path
+    /// does: every `#data` case of the vendored html5lib tree-construction
+    /// suite (whole and split at every byte) and every vendored corpus page
+    /// (whole, in 1 KiB and in 61-byte pieces), rewritten with each rule
+    /// set, give the same output and the same handler observations with the
+    /// quick path on and off. The quick path takes no text where content
+    /// handlers exist (their text is never inert to the core), and takes
+    /// text in every page that has text with the other rule sets (the test
+    /// exercises it).
+    #[test]
+    fn quick_text_is_token() {
+        let root = htrewrite_testkit::corpus::workspace_root();
+        let dir = root.join("tests/data/html5lib-tests/tree-construction");
+        let mut docs: Vec<(String, Vec<u8>, Vec<usize>)> = Vec::new();
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "dat")) {
+            let text = std::fs::read_to_string(path).unwrap();
+            for (i, case) in text.split("\n#data\n").enumerate() {
+                let case = case.strip_prefix("#data\n").unwrap_or(case);
+                let Some((data, _)) = case.split_once("\n#errors") else { continue };
+                let name = format!("{}#{i}", path.file_name().unwrap().to_string_lossy());
+                docs.push((name, data.as_bytes().to_vec(), (1..=data.len().max(1)).collect()));
+            }
+        }
+        assert!(docs.len() > 1000, "html5lib cases read: {}", docs.len());
+        let pages = htrewrite_testkit::corpus::vendored_html_pages();
+        assert!(!pages.is_empty());
+        for (name, path) in &pages {
+            let page = std::fs::read(path).unwrap();
+            let len = page.len();
+            docs.push((name.clone(), page, vec![len, 1024, 61]));
+        }
+        for rules in QUICK_RULES {
+            let content_handlers = rules.ends_with("handler");
+            for (name, html, chunks) in &docs {
+                let mut taken = 0;
+                for &chunk in chunks {
+                    let (out, seen, n) = quick_run(html, chunk, rules, true);
+                    let (out_full, seen_full, none) = quick_run(html, chunk, rules, false);
+                    assert_eq!(none, 0, "{name}: off");
+                    assert!(out == out_full, "{rules}, {name}, chunks of {chunk}: output differs");
+                    assert_eq!(seen, seen_full, "{rules}, {name}, chunks of {chunk}");
+                    if content_handlers {
+                        assert_eq!(n, 0, "{rules}, {name}: quick text with content handlers");
+                    }
+                    taken += n;
+                }
+                // Every page has text but one, which is `<strong>` tags alone.
+                if !content_handlers && pages.iter().any(|(p, _)| p == name) {
+                    assert_eq!(taken > 0, name != "html5ever-bench/strong.html", "{rules}, {name}: quick text taken");
+                }
+            }
+        }
+    }
 
     /// An attribute change together with each other edit: only the change
     /// alone takes `Core::element_edited`'s short path (an edit it let

@@ -563,6 +563,10 @@ impl Tokenizer {
             nul_free: kind == TokenKind::Text(TextMode::Data) && self.nul_free_to.0 >= end,
             markup_next,
         };
+        if kind == TokenKind::Text(TextMode::Data) && sink.quick_text(&token) {
+            self.token_start = end;
+            return Feedback::default();
+        }
         let feedback = sink.token(&token);
         if feedback.text_mode != TextMode::Data && kind == TokenKind::StartTag {
             self.end_tag_name.clear();
