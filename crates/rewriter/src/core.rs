@@ -441,9 +441,9 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// token cost 1.2 M more instructions with no handlers on the three
     /// lol-html bench pages (callgrind, measured while writing 5934d3d).
     unobserved: bool,
-    /// A matcher and no content handler: the case of [`Core::token`] whose
-    /// inert text [`Feed::quick_text`] may take ([`Core::quick_inert_text`]).
-    /// Fixed at construction.
+    /// Not [`Core::unobserved`], a matcher and no content handler: the case
+    /// of [`Core::token`] whose inert text and common end tags
+    /// [`Feed::quick_token`] may take. Fixed at construction.
     pub(crate) quick_text: bool,
     /// Per piece of the current text token: its first action and its place.
     marks: Vec<(usize, u64)>,
@@ -1029,24 +1029,26 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         self.token_general(t, input)
     }
 
+    /// [`Core::token`] for end tag `t` when [`Core::quick_text`] holds (a
+    /// matcher, no content handler) and the shadow's in-body fast path takes
+    /// it ([`Shadow::fast_end`]): [`Core::tag_token`] with that path's work
+    /// for the shadow's (what [`shadow_collect`] would do with it), in line
+    /// in the tokenizer's scan. `None` for any other end tag, the core
+    /// unchanged.
+    #[inline(always)]
+    pub(crate) fn quick_end_tag(&mut self, t: &Token<'_>, input: Input<'_>) -> Option<Feedback> {
+        debug_assert!(self.quick_text && t.kind() == TokenKind::EndTag);
+        let end = self.shadow.fast_end(t)?;
+        Some(self.tag_token_by(t, input, |shadow, t, c| shadow.take_fast_end(t, end, c)))
+    }
+
     /// Whether [`Core::token`] takes text token `t` on its inert text path
     /// ([`Core::inert_text_token`]) when a matcher runs: no content handler,
     /// no open text node, and text that changes nothing in the tree
     /// ([`Shadow::skip_inert_text`]).
     #[inline(always)]
-    fn takes_inert_text(&mut self, t: &Token<'_>) -> bool {
+    pub(crate) fn takes_inert_text(&mut self, t: &Token<'_>) -> bool {
         !self.content_handlers && self.text.is_none() && self.shadow.skip_inert_text(t, false)
-    }
-
-    /// Whether [`Core::token`] takes text token `t` on its inert text path:
-    /// the observed document with a matcher and no content handler
-    /// ([`Core::quick_text`]: the branches before it in [`Core::token`], and
-    /// the first test of [`Core::takes_inert_text`]) and then
-    /// [`Core::takes_inert_text`].
-    #[inline(always)]
-    pub(crate) fn quick_inert_text(&mut self, t: &Token<'_>) -> bool {
-        debug_assert_eq!(self.quick_text, !self.unobserved && self.events.matcher.is_some() && !self.content_handlers);
-        self.quick_text && self.takes_inert_text(t)
     }
 
     /// [`Core::token`] for the tokens without a path of their own: text
@@ -1167,6 +1169,18 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// 38.98 instructions a byte against a call of its own).
     #[inline(always)]
     fn tag_token(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
+        self.tag_token_by(t, input, shadow_collect)
+    }
+
+    /// [`Core::tag_token`] with the shadow's work on the token done by
+    /// `shadow` ([`shadow_collect`], or what [`Core::quick_end_tag`] found).
+    #[inline(always)]
+    fn tag_token_by(
+        &mut self,
+        t: &Token<'_>,
+        input: Input<'_>,
+        shadow: impl FnOnce(&mut Shadow, &Token<'_>, &mut Collector) -> Feedback,
+    ) -> Feedback {
         let start = t.span().start;
         if self.text.is_some() {
             self.stage_run(input);
@@ -1176,7 +1190,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         let mode_before = self.shadow.insertion_mode();
         self.events.clear();
         self.events.closes_observed = self.closes_observable_now();
-        let fb = shadow_collect(&mut self.shadow, t, &mut self.events);
+        let fb = shadow(&mut self.shadow, t, &mut self.events);
         self.cursor = start;
         // Element events that act (a tag makes no text piece; the pending
         // table text it inserts is no content it reads the parent of).
@@ -2822,25 +2836,38 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         fb
     }
 
-    /// A text token of the data state that [`Core::token`] would take on
-    /// its inert text path ([`Core::quick_inert_text`]): that path and what
-    /// [`Feed::token`] does after it, in line in the tokenizer's scan — no
-    /// call, no token built in memory, no dispatch on the token's kind. Any
-    /// other text goes to [`Feed::token`].
+    /// A data-state text token or an end tag, when [`Core::quick_text`]
+    /// holds: text that [`Core::token`] would take on its inert text path
+    /// ([`Core::takes_inert_text`]) — that path and what [`Feed::token`]
+    /// does after it, in line in the tokenizer's scan: no call, no token
+    /// built in memory, no dispatch on the token's kind —, or an end tag
+    /// that the shadow's in-body fast path takes ([`Feed::quick_end_tag`]).
+    /// Anything else goes to [`Feed::token`].
     #[inline(always)]
-    fn quick_text(&mut self, t: &Token<'_>) -> bool {
+    fn quick_token(&mut self, t: &Token<'_>) -> bool {
         #[cfg(test)]
         if !tests::QUICK_TEXT.get().0 {
             return false;
         }
-        if !self.core.quick_text || self.core.halted || !self.core.quick_inert_text(t) {
+        if !self.core.quick_text || self.core.halted {
             return false;
         }
-        self.core.inert_text_token(t, self.input);
-        self.after_token(t);
-        #[cfg(test)]
-        tests::QUICK_TEXT.set((true, tests::QUICK_TEXT.get().1 + 1));
-        true
+        match t.kind() {
+            TokenKind::EndTag => self.quick_end_tag(t),
+            _ => {
+                // The observed document with a matcher and no content
+                // handler (`Core::quick_text`): the branches before the
+                // inert text path in `Core::token` lead to it.
+                if !self.core.takes_inert_text(t) {
+                    return false;
+                }
+                self.core.inert_text_token(t, self.input);
+                self.after_token(t);
+                #[cfg(test)]
+                tests::QUICK_TEXT.set((true, tests::QUICK_TEXT.get().1 + 1));
+                true
+            }
+        }
     }
 
     /// Parsed content asked for at this tag: the parse reads it next.
@@ -2856,6 +2883,22 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
 }
 
 impl<K: HandlerKind> Feed<'_, '_, K> {
+    /// An end tag that [`Feed::token`] would take to [`Core::tag_token`]
+    /// and the shadow to its in-body fast path ([`Core::quick_end_tag`]):
+    /// that work and what [`Feed::token`] does after it. Out of line (the
+    /// tokenizer's scan keeps the test before it), without
+    /// [`Feed::token`]'s dispatch on the token's kind and the shadow's.
+    #[inline(never)]
+    fn quick_end_tag(&mut self, t: &Token<'_>) -> bool {
+        if self.core.quick_end_tag(t, self.input).is_none() {
+            return false;
+        }
+        self.after_token(t);
+        #[cfg(test)]
+        tests::QUICK_TEXT.set((true, tests::QUICK_TEXT.get().1 + 1));
+        true
+    }
+
     /// What [`Feed::token`] does after the core's work on token `t`: a
     /// settled document checked for, a failure's bytes with pass-through,
     /// the staged output handed over when full.
@@ -2998,17 +3041,17 @@ mod tests {
     use super::*;
 
     thread_local! {
-        /// Whether [`Feed::quick_text`] may take text, and how many text
-        /// tokens it took (`quick_text_is_token`).
+        /// Whether [`Feed::quick_token`] may take tokens, and how many it
+        /// took (`quick_text_is_token`).
         pub(super) static QUICK_TEXT: std::cell::Cell<(bool, usize)> = const { std::cell::Cell::new((true, 0)) };
     }
 
-    /// The rule sets of `quick_text_is_token`, by name.
+    /// The rule sets of `quick_token_is_token`, by name.
     const QUICK_RULES: [&str; 6] =
         ["ten selectors", "edits", "end handlers", "lines", "text handler", "comment handler"];
 
     /// `html` rewritten in pieces of `chunk` bytes with rule set `rules`,
-    /// [`Feed::quick_text`] on or off: the output, what the handlers saw,
+    /// [`Feed::quick_token`] on or off: the output, what the handlers saw,
     /// and how many text tokens the quick path took.
     fn quick_run(html: &[u8], chunk: usize, rules: &str, quick: bool) -> (Vec<u8>, Vec<String>, usize) {
         use crate::{ContentType, Rewriter, Settings};
@@ -3089,18 +3132,21 @@ mod tests {
         (out, seen, taken)
     }
 
-    /// [`Feed::quick_text`] takes a text token only where [`Feed::token`]
-    /// would have taken it on the inert text path, and does what that path
-    /// does: every `#data` case of the vendored html5lib tree-construction
-    /// suite (whole and split at every byte) and every vendored corpus page
-    /// (whole, in 1 KiB and in 61-byte pieces), rewritten with each rule
-    /// set, give the same output and the same handler observations with the
-    /// quick path on and off. The quick path takes no text where content
-    /// handlers exist (their text is never inert to the core), and takes
-    /// text in every page that has text with the other rule sets (the test
-    /// exercises it).
+    /// [`Feed::quick_token`] takes a token only where [`Feed::token`] would
+    /// have taken it the same way — text on the inert text path, an end tag
+    /// to [`Core::tag_token`] with the shadow's in-body fast path — and does
+    /// what that path does: every `#data` case of the vendored html5lib
+    /// tree-construction suite (whole and split at every byte) and every
+    /// vendored corpus page (whole, in 1 KiB and in 61-byte pieces),
+    /// rewritten with each rule set, give the same output and the same
+    /// handler observations with the quick path on and off. The quick path
+    /// takes nothing where content handlers exist, and takes tokens in every
+    /// page that has text or end tags with the other rule sets (the test
+    /// exercises it); in `<body><p>x</p><i>y</i>` it takes both texts and
+    /// both end tags.
     #[test]
-    fn quick_text_is_token() {
+    fn quick_token_is_token() {
+        assert_eq!(quick_run(b"<body><p>x</p><i>y</i>", 1024, "ten selectors", true).2, 4);
         let root = htrewrite_testkit::corpus::workspace_root();
         let dir = root.join("tests/data/html5lib-tests/tree-construction");
         let mut docs: Vec<(String, Vec<u8>, Vec<usize>)> = Vec::new();
@@ -3134,13 +3180,13 @@ mod tests {
                     assert!(out == out_full, "{rules}, {name}, chunks of {chunk}: output differs");
                     assert_eq!(seen, seen_full, "{rules}, {name}, chunks of {chunk}");
                     if content_handlers {
-                        assert_eq!(n, 0, "{rules}, {name}: quick text with content handlers");
+                        assert_eq!(n, 0, "{rules}, {name}: quick tokens with content handlers");
                     }
                     taken += n;
                 }
-                // Every page has text but one, which is `<strong>` tags alone.
+                // Every page has text or end tags but one, `<strong>` tags alone.
                 if !content_handlers && pages.iter().any(|(p, _)| p == name) {
-                    assert_eq!(taken > 0, name != "html5ever-bench/strong.html", "{rules}, {name}: quick text taken");
+                    assert_eq!(taken > 0, name != "html5ever-bench/strong.html", "{rules}, {name}: quick tokens taken");
                 }
             }
         }

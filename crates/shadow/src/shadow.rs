@@ -465,6 +465,16 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
     }
 }
 
+/// [`Shadow::fast_end`]'s answer for an end tag that in-body's fast path
+/// takes: how it pops the current node (opaque; for
+/// [`Shadow::take_fast_end`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastEnd {
+    /// The current node is the last formatting element: the adoption
+    /// agency's common case, which removes it from the list too.
+    adopted: bool,
+}
+
 impl Shadow {
     /// A shadow in the initial state (or, for fragments, as the fragment
     /// parsing algorithm sets it up; the root `html` element is reported
@@ -591,14 +601,8 @@ impl Shadow {
                 // decided from the name's bytes without building the name.
                 let raw_name = token.raw_tag_name();
                 let key = names::known_html_raw(raw_name);
-                let decision = match key {
-                    Some(key) => self.b.fast_end_by_key(key),
-                    None => self.b.fast_end_by_raw_name(raw_name),
-                };
-                if let Some(adopted) = decision {
-                    self.end_tag.span = span;
-                    self.end_tag.self_closing = false;
-                    return self.b.run_fast_end(&mut self.end_tag, raw_name, adopted, s);
+                if let Some(end) = self.fast_end_of(raw_name, key) {
+                    return self.take_fast_end(token, end, s);
                 }
                 if let Some(key) = key
                     && self.b.table_fast_end_by_key(key)
@@ -632,6 +636,82 @@ impl Shadow {
             }
             TokenKind::CdataStart | TokenKind::CdataEnd | TokenKind::Dropped(_) => self.b.feedback(false),
         }
+    }
+
+    /// Whether end tag `token` is the common case that in-body's fast path
+    /// takes — it pops the current node, an HTML element of its name, by the
+    /// rules of "in body" (its "any other end tag", or the adoption agency's
+    /// common case) — and how; `None` for any other end tag, which
+    /// [`Shadow::process_monomorphized`] takes the whole way. A decision
+    /// only: the shadow is unchanged until [`Shadow::take_fast_end`].
+    ///
+    /// For a sink that takes the common end tag on a path of its own (the
+    /// rewriter's tokenizer scan): `fast_end` and then `take_fast_end` do
+    /// what [`Shadow::process_monomorphized`] does with the token.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
+    /// struct Ends(Shadow, usize);
+    /// impl TokenSink for Ends {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         if t.kind() == TokenKind::EndTag
+    ///             && let Some(end) = self.0.fast_end(t)
+    ///         {
+    ///             self.1 += 1;
+    ///             return self.0.take_fast_end(t, end, &mut NoEvents);
+    ///         }
+    ///         self.0.process_monomorphized(t, &mut NoEvents)
+    ///     }
+    /// }
+    /// let mut sink = Ends(Shadow::new(ShadowOptions::default()), 0);
+    /// let mut tokenizer = Tokenizer::new();
+    /// // `</i>` pops the current node; `</p>` does not: `b` is the current node.
+    /// tokenizer.feed(b"<p><i>x</i><b>y</p>", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(sink.1, 1);
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    ///
+    /// # Complexity
+    /// O(1).
+    #[inline(always)]
+    pub fn fast_end(&self, token: &Token<'_>) -> Option<FastEnd> {
+        debug_assert_eq!(token.kind(), TokenKind::EndTag);
+        let raw_name = token.raw_tag_name();
+        self.fast_end_of(raw_name, names::known_html_raw(raw_name))
+    }
+
+    /// [`Shadow::fast_end`] of an end tag whose name's bytes are `raw_name`
+    /// and whose short known HTML id `key` is read from them.
+    #[inline(always)]
+    fn fast_end_of(&self, raw_name: &[u8], key: Option<u32>) -> Option<FastEnd> {
+        let adopted = match key {
+            Some(key) => self.b.fast_end_by_key(key),
+            None => self.b.fast_end_by_raw_name(raw_name),
+        }?;
+        Some(FastEnd { adopted })
+    }
+
+    /// Processes end tag `token` as [`Shadow::fast_end`] decided (`end`,
+    /// its answer for this token in this state): what
+    /// [`Shadow::process_monomorphized`] does with it, events to `sink`.
+    ///
+    /// # Example
+    /// See [`Shadow::fast_end`].
+    ///
+    /// # Errors
+    /// None.
+    #[inline(always)]
+    pub fn take_fast_end<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, end: FastEnd, sink: &mut E) -> Feedback {
+        self.b.text_shown = sink.wants_text();
+        self.b.text_events = sink.wants_text_events();
+        self.end_tag.span = token.span();
+        self.end_tag.self_closing = false;
+        self.b.run_fast_end(&mut self.end_tag, token.raw_tag_name(), end.adopted, sink)
     }
 
     /// Processes one token of the tree builder's own model (tests, other

@@ -563,7 +563,7 @@ impl Tokenizer {
             nul_free: kind == TokenKind::Text(TextMode::Data) && self.nul_free_to.0 >= end,
             markup_next,
         };
-        if kind == TokenKind::Text(TextMode::Data) && sink.quick_text(&token) {
+        if matches!(kind, TokenKind::Text(TextMode::Data) | TokenKind::EndTag) && sink.quick_token(&token) {
             self.token_start = end;
             return Feedback::default();
         }
