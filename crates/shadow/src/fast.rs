@@ -281,13 +281,36 @@ impl Builder {
         s: &mut S,
     ) -> bool {
         debug_assert!(t.name.is_empty() || known == names::known(Namespace::Html, &t.name), "{:?}'s id", t.name);
+        let Some(f) = self.in_body_fast_start_flags(known) else { return false };
+        self.take_in_body_fast_start(t, f, known, s);
+        true
+    }
+
+    /// [`Builder::in_body_fast_start`]'s decision for a start tag whose
+    /// name's HTML element id is `known`: its flags when the path takes it.
+    #[inline(always)]
+    pub(crate) fn in_body_fast_start_flags(&self, known: Option<u32>) -> Option<u16> {
         let f = flags(known);
         if !self.dispatches_to_in_body(f)
             || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM | HEADING | VOID) == 0
             || f & A_START != 0 && self.fmt.last_keyed_after_marker(const { names::html("a") }).is_some()
         {
-            return false;
+            return None;
         }
+        Some(f)
+    }
+
+    /// [`Builder::in_body_fast_start`]'s work once it took start tag `t`
+    /// (flags `f`), checked against the full rules when
+    /// [`check_fast_path`] is on.
+    #[inline(always)]
+    pub(crate) fn take_in_body_fast_start<S: EventSink + ?Sized>(
+        &mut self,
+        t: &TagToken,
+        f: u16,
+        known: Option<u32>,
+        s: &mut S,
+    ) {
         if check::enabled() {
             // The full rules read the name: they get a copy with it, the
             // fast path the tag as it came (perhaps without).
@@ -296,7 +319,6 @@ impl Builder {
         } else {
             self.fast_start(t, f, known, s)
         }
-        true
     }
 
     /// What [`Builder::in_body_fast_start`] does for start tag `t` (flags

@@ -108,6 +108,6 @@ pub use htrewrite_tokenizer::Feedback;
 pub use mode::{InsertionMode, TextRules};
 pub use names::KnownName;
 pub(crate) use shadow::OpenElement;
-pub use shadow::{FastEnd, INSERTED_ONCE, OpenElementRef, Shadow, ShadowOptions, ShadowSink};
+pub use shadow::{FastEnd, FastStart, INSERTED_ONCE, OpenElementRef, Shadow, ShadowOptions, ShadowSink};
 pub use tags::{is_formatting, is_special};
 pub use token::{TagToken, TreeToken};

@@ -334,19 +334,21 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 /// elements keeps, undecoded or without values here, are left to it as the
 /// tag's bytes in the builder's `tag_raw` (`tag_attrs_deferred`).
 ///
-/// A short known HTML name (`names::known_html_raw`, read from the bytes)
-/// is not copied: its id is returned and `tag.name` is left empty, for
-/// [`Builder::run_start`] to fill only if the dispatcher needs it.
+/// A short known HTML name (`short`, `names::known_html_raw` of the tag
+/// name's bytes, which the caller reads) is not copied: `tag.name` is left
+/// empty, for [`Builder::run_start`] to fill only if the dispatcher needs it.
+#[allow(clippy::too_many_arguments)]
 fn fill_start_tag(
     tag: &mut TagToken,
     token: &Token<'_>,
+    short: Option<u32>,
     spare: &mut Vec<ShadowAttr>,
     b: &mut Builder,
     wanted: impl FnOnce(&str) -> bool,
     values_wanted: impl FnOnce(&str) -> bool,
-) -> Option<u32> {
+) {
     let raw_name = token.raw_tag_name();
-    let short = names::known_html_raw(raw_name);
+    debug_assert_eq!(short, names::known_html_raw(raw_name));
     tag.name.clear();
     if short.is_none() {
         push_name(&mut tag.name, raw_name);
@@ -383,7 +385,6 @@ fn fill_start_tag(
     if !(spans.is_empty() && tag.attrs.is_empty()) {
         fill_attributes(&mut tag.attrs, token.raw(), spans, spare, values);
     }
-    short
 }
 
 /// Fills `attrs` from the attributes at `spans` of a start tag's bytes
@@ -463,6 +464,15 @@ impl<E: EventSink + ?Sized> EventSink for Dyn<'_, E> {
     fn wants_start_tag_attribute_values(&self, name: &str) -> bool {
         self.0.wants_start_tag_attribute_values(name)
     }
+}
+
+/// [`Shadow::fast_start`]'s answer for a start tag that in-body's fast
+/// path takes: its name's known id and its rule's flags (opaque; for
+/// [`Shadow::take_fast_start`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastStart {
+    key: u32,
+    flags: u16,
 }
 
 /// [`Shadow::fast_end`]'s answer for an end tag that in-body's fast path
@@ -592,7 +602,8 @@ impl Shadow {
             TokenKind::StartTag => {
                 let wanted = |name: &str| sink.wants_start_tag_attributes(name);
                 let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
-                let short = fill_start_tag(&mut self.tag, token, &mut self.spare, &mut self.b, wanted, values_wanted);
+                let short = names::known_html_raw(token.raw_tag_name());
+                fill_start_tag(&mut self.tag, token, short, &mut self.spare, &mut self.b, wanted, values_wanted);
                 self.b.run_start(&mut self.tag, short, span, sink)
             }
             TokenKind::EndTag => {
@@ -636,6 +647,83 @@ impl Shadow {
             }
             TokenKind::CdataStart | TokenKind::CdataEnd | TokenKind::Dropped(_) => self.b.feedback(false),
         }
+    }
+
+    /// Whether start tag `token` is a common case that in-body's fast path
+    /// takes — a short known HTML name whose rule in "in body" inserts the
+    /// element (perhaps after closing a `p`, an `li`, a `dd` or `dt`, or
+    /// reopening formatting elements), by the rules of "in body" — and how;
+    /// `None` for any other start tag, which
+    /// [`Shadow::process_monomorphized`] takes the whole way. A decision
+    /// only: the shadow is unchanged until [`Shadow::take_fast_start`].
+    /// After such a tag the tokenizer goes on in the data state (the
+    /// elements that switch it have rules of their own).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
+    /// struct Starts(Shadow, usize);
+    /// impl TokenSink for Starts {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         if t.kind() == TokenKind::StartTag
+    ///             && let Some(start) = self.0.fast_start(t)
+    ///         {
+    ///             self.1 += 1;
+    ///             return self.0.take_fast_start(t, start, &mut NoEvents);
+    ///         }
+    ///         self.0.process_monomorphized(t, &mut NoEvents)
+    ///     }
+    /// }
+    /// let mut sink = Starts(Shadow::new(ShadowOptions::default()), 0);
+    /// let mut tokenizer = Tokenizer::new();
+    /// // `<p>` and `<i>` in body; `<body>` (implied already) and `<title>` have rules of their own.
+    /// tokenizer.feed(b"<body><p><i>x<title>", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(sink.1, 2);
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    ///
+    /// # Complexity
+    /// O(1).
+    #[inline(always)]
+    pub fn fast_start(&self, token: &Token<'_>) -> Option<FastStart> {
+        debug_assert_eq!(token.kind(), TokenKind::StartTag);
+        let key = names::known_html_raw(token.raw_tag_name())?;
+        let flags = self.b.in_body_fast_start_flags(Some(key))?;
+        Some(FastStart { key, flags })
+    }
+
+    /// Processes start tag `token` as [`Shadow::fast_start`] decided
+    /// (`start`, its answer for this token in this state): what
+    /// [`Shadow::process_monomorphized`] does with it, events to `sink`;
+    /// the answer is always the default [`Feedback`].
+    ///
+    /// # Example
+    /// See [`Shadow::fast_start`].
+    ///
+    /// # Errors
+    /// None.
+    #[inline(always)]
+    pub fn take_fast_start<E: EventSink + ?Sized>(
+        &mut self,
+        token: &Token<'_>,
+        start: FastStart,
+        sink: &mut E,
+    ) -> Feedback {
+        self.b.text_shown = sink.wants_text();
+        self.b.text_events = sink.wants_text_events();
+        let wanted = |name: &str| sink.wants_start_tag_attributes(name);
+        let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
+        let short = Some(start.key);
+        fill_start_tag(&mut self.tag, token, short, &mut self.spare, &mut self.b, wanted, values_wanted);
+        self.b.begin(token.span());
+        self.b.take_in_body_fast_start(&self.tag, start.flags, short, sink);
+        let feedback = self.b.feedback(true);
+        debug_assert_eq!(feedback, Feedback::default(), "no fast start switches the tokenizer");
+        feedback
     }
 
     /// Whether end tag `token` is the common case that in-body's fast path

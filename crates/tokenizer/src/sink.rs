@@ -35,18 +35,19 @@ pub trait TokenSink {
     /// Handles one token and answers with the [`Feedback`] for the next.
     fn token(&mut self, token: &Token<'_>) -> Feedback;
 
-    /// Offered each text token of the data state and each end tag before
-    /// [`TokenSink::token`], in line in the tokenizer's scan: `true` means the sink has done
-    /// with the token all that [`TokenSink::token`] would have done, with
-    /// the default [`Feedback`] as its answer (after an end tag the
-    /// tokenizer goes on in the data state whatever the feedback), and
-    /// [`TokenSink::token`] is not called for it; `false` leaves it to
+    /// Offered each text token of the data state and each tag before
+    /// [`TokenSink::token`], in line in the tokenizer's scan: `true` means
+    /// the sink has done with the token all that [`TokenSink::token`] would
+    /// have done, and would have answered the default [`Feedback`] (a sink
+    /// takes a start tag here only when it goes on in the data state; after
+    /// an end tag the tokenizer does whatever the feedback);
+    /// [`TokenSink::token`] is not called for it. `false` leaves it to
     /// [`TokenSink::token`]. For a sink whose common tokens need little
-    /// work (the rewriter's text that changes nothing in the tree and end
-    /// tags that close the current element): that work without a call,
-    /// without the token built in memory and without a dispatch on its
-    /// kind, which is known at each place of the scan. The default takes
-    /// none.
+    /// work (the rewriter's text that changes nothing in the tree, and tags
+    /// that in-body's common rules take): that work without the general
+    /// call, without the token built in memory where the sink reads few of
+    /// its fields, and without a dispatch on its kind, which is known at
+    /// each place of the scan. The default takes none.
     ///
     /// # Example
     /// ```
@@ -60,6 +61,7 @@ pub trait TokenSink {
     ///     }
     ///     fn quick_token(&mut self, t: &Token<'_>) -> bool {
     ///         match t.kind() {
+    ///             TokenKind::StartTag => return false,
     ///             TokenKind::EndTag => self.2 += 1,
     ///             _ => self.1 += t.raw().len() as u64,
     ///         }

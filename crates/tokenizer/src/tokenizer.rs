@@ -563,7 +563,9 @@ impl Tokenizer {
             nul_free: kind == TokenKind::Text(TextMode::Data) && self.nul_free_to.0 >= end,
             markup_next,
         };
-        if matches!(kind, TokenKind::Text(TextMode::Data) | TokenKind::EndTag) && sink.quick_token(&token) {
+        if matches!(kind, TokenKind::Text(TextMode::Data) | TokenKind::StartTag | TokenKind::EndTag)
+            && sink.quick_token(&token)
+        {
             self.token_start = end;
             return Feedback::default();
         }
