@@ -444,7 +444,7 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// Not [`Core::unobserved`], a matcher and no content handler: the case
     /// of [`Core::token`] whose inert text and common end tags
     /// [`Feed::quick_token`] may take. Fixed at construction.
-    pub(crate) quick_text: bool,
+    pub(crate) quick_tokens: bool,
     /// Per piece of the current text token: its first action and its place.
     marks: Vec<(usize, u64)>,
     pub(crate) encoding: &'static Encoding,
@@ -592,7 +592,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             has_content_rules,
             content_handlers,
             unobserved,
-            quick_text: !unobserved && has_matcher && !content_handlers,
+            quick_tokens: !unobserved && has_matcher && !content_handlers,
             marks: Vec::new(),
             encoding,
             whole_text,
@@ -1029,7 +1029,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         self.token_general(t, input)
     }
 
-    /// [`Core::token`] for end tag `t` when [`Core::quick_text`] holds (a
+    /// [`Core::token`] for end tag `t` when [`Core::quick_tokens`] holds (a
     /// matcher, no content handler) and the shadow's in-body fast path takes
     /// it ([`Shadow::fast_end`]): [`Core::tag_token`] with that path's work
     /// for the shadow's (what [`shadow_collect`] would do with it), in line
@@ -1037,7 +1037,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// unchanged.
     #[inline(always)]
     pub(crate) fn quick_end_tag(&mut self, t: &Token<'_>, input: Input<'_>) -> Option<Feedback> {
-        debug_assert!(self.quick_text && t.kind() == TokenKind::EndTag);
+        debug_assert!(self.quick_tokens && t.kind() == TokenKind::EndTag);
         let end = self.shadow.fast_end(t)?;
         Some(self.tag_token_by(t, input, |shadow, t, c| shadow.take_fast_end(t, end, c)))
     }
@@ -1047,7 +1047,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// [`TokenSink::quick_token`] gives the tokenizer.
     #[inline(always)]
     pub(crate) fn quick_start_tag(&mut self, t: &Token<'_>, input: Input<'_>) -> Option<Feedback> {
-        debug_assert!(self.quick_text && t.kind() == TokenKind::StartTag);
+        debug_assert!(self.quick_tokens && t.kind() == TokenKind::StartTag);
         let start = self.shadow.fast_start(t)?;
         let fb = self.tag_token_by(t, input, |shadow, t, c| shadow.take_fast_start(t, start, c));
         debug_assert_eq!(fb, Feedback::default());
@@ -2848,29 +2848,34 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         fb
     }
 
-    /// A data-state text token or a tag, when [`Core::quick_text`]
+    /// A data-state text token or a tag, when [`Core::quick_tokens`]
     /// holds: text that [`Core::token`] would take on its inert text path
     /// ([`Core::takes_inert_text`]) — that path and what [`Feed::token`]
-    /// does after it, in line in the tokenizer's scan: no call, no token
-    /// built in memory, no dispatch on the token's kind —, or an end tag
+    /// does after it, in line in the tokenizer's scan: no call and no
+    /// dispatch on the token's kind —, or an end tag
     /// or a start tag that the shadow's in-body fast path takes
     /// ([`Feed::quick_end_tag`], [`Feed::quick_start_tag`]).
     /// Anything else goes to [`Feed::token`].
     #[inline(always)]
     fn quick_token(&mut self, t: &Token<'_>) -> bool {
         #[cfg(test)]
-        if !tests::QUICK_TEXT.get().0 {
+        if !tests::QUICK_TOKENS.get().0 {
             return false;
         }
-        if !self.core.quick_text || self.core.halted {
+        if !self.core.quick_tokens || self.core.halted {
             return false;
         }
+        debug_assert_eq!(
+            self.core.quick_tokens,
+            !self.core.unobserved && self.core.events.matcher.is_some() && !self.core.content_handlers,
+            "the flag is what it stands for"
+        );
         match t.kind() {
             TokenKind::EndTag => self.quick_end_tag(t),
             TokenKind::StartTag => self.quick_start_tag(t),
             _ => {
                 // The observed document with a matcher and no content
-                // handler (`Core::quick_text`): the branches before the
+                // handler (`Core::quick_tokens`): the branches before the
                 // inert text path in `Core::token` lead to it.
                 if !self.core.takes_inert_text(t) {
                     return false;
@@ -2920,7 +2925,7 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
     fn quick_taken(&mut self, t: &Token<'_>) -> bool {
         self.after_token(t);
         #[cfg(test)]
-        tests::QUICK_TEXT.set((true, tests::QUICK_TEXT.get().1 + 1));
+        tests::QUICK_TOKENS.set((true, tests::QUICK_TOKENS.get().1 + 1));
         true
     }
 
@@ -3067,8 +3072,8 @@ mod tests {
 
     thread_local! {
         /// Whether [`Feed::quick_token`] may take tokens, and how many it
-        /// took (`quick_text_is_token`).
-        pub(super) static QUICK_TEXT: std::cell::Cell<(bool, usize)> = const { std::cell::Cell::new((true, 0)) };
+        /// took (`quick_token_is_token`).
+        pub(super) static QUICK_TOKENS: std::cell::Cell<(bool, usize)> = const { std::cell::Cell::new((true, 0)) };
     }
 
     /// The rule sets of `quick_token_is_token`, by name.
@@ -3139,7 +3144,7 @@ mod tests {
             }
             _ => unreachable!("{rules}"),
         }
-        QUICK_TEXT.set((quick, 0));
+        QUICK_TOKENS.set((quick, 0));
         let mut out = Vec::new();
         let result = (|| {
             let mut rw = Rewriter::new(settings, |c: &[u8]| out.extend_from_slice(c))?;
@@ -3148,8 +3153,8 @@ mod tests {
             }
             rw.end().map(|_| ())
         })();
-        let taken = QUICK_TEXT.get().1;
-        QUICK_TEXT.set((true, 0));
+        let taken = QUICK_TOKENS.get().1;
+        QUICK_TOKENS.set((true, 0));
         let mut seen = log.into_inner();
         if let Err(e) = result {
             seen.push(format!("error {e}"));

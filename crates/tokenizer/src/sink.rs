@@ -45,8 +45,7 @@ pub trait TokenSink {
     /// [`TokenSink::token`]. For a sink whose common tokens need little
     /// work (the rewriter's text that changes nothing in the tree, and tags
     /// that in-body's common rules take): that work without the general
-    /// call, without the token built in memory where the sink reads few of
-    /// its fields, and without a dispatch on its kind, which is known at
+    /// call and without a dispatch on the token's kind, which is known at
     /// each place of the scan. The default takes none.
     ///
     /// # Example
