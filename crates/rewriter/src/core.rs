@@ -442,7 +442,7 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// lol-html bench pages (callgrind, measured while writing 5934d3d).
     unobserved: bool,
     /// Not [`Core::unobserved`], a matcher and no content handler: the case
-    /// of [`Core::token`] whose inert text and common end tags
+    /// of [`Core::token`] whose inert text and common tags
     /// [`Feed::quick_token`] may take. Fixed at construction.
     pub(crate) quick_tokens: bool,
     /// Per piece of the current text token: its first action and its place.
@@ -1032,8 +1032,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// [`Core::token`] for end tag `t` when [`Core::quick_tokens`] holds (a
     /// matcher, no content handler) and the shadow's in-body fast path takes
     /// it ([`Shadow::fast_end`]): [`Core::tag_token`] with that path's work
-    /// for the shadow's (what [`shadow_collect`] would do with it), in line
-    /// in the tokenizer's scan. `None` for any other end tag, the core
+    /// for the shadow's (what [`shadow_collect`] would do with it), for
+    /// [`Feed::quick_end_tag`]. `None` for any other end tag, the core
     /// unchanged.
     #[inline(always)]
     pub(crate) fn quick_end_tag(&mut self, t: &Token<'_>, input: Input<'_>) -> Option<Feedback> {
@@ -1185,7 +1185,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     /// [`Core::tag_token`] with the shadow's work on the token done by
-    /// `shadow` ([`shadow_collect`], or what [`Core::quick_end_tag`] found).
+    /// `shadow` ([`shadow_collect`], or the fast path that
+    /// [`Core::quick_start_tag`] or [`Core::quick_end_tag`] found).
     #[inline(always)]
     fn tag_token_by(
         &mut self,

@@ -560,8 +560,7 @@ impl Shadow {
     /// ```
     pub fn process_monomorphized<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, sink: &mut E) -> Feedback {
         let span = token.span();
-        self.b.text_shown = sink.wants_text();
-        self.b.text_events = sink.wants_text_events();
+        self.b.sink_wants(sink);
         match token.kind() {
             TokenKind::Text(mode) => {
                 if self.skip_inert_text(token, self.b.text_events) {
@@ -600,10 +599,8 @@ impl Shadow {
                 f
             }
             TokenKind::StartTag => {
-                let wanted = |name: &str| sink.wants_start_tag_attributes(name);
-                let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
                 let short = names::known_html_raw(token.raw_tag_name());
-                fill_start_tag(&mut self.tag, token, short, &mut self.spare, &mut self.b, wanted, values_wanted);
+                self.fill_start_tag(token, short, sink);
                 self.b.run_start(&mut self.tag, short, span, sink)
             }
             TokenKind::EndTag => {
@@ -647,6 +644,15 @@ impl Shadow {
             }
             TokenKind::CdataStart | TokenKind::CdataEnd | TokenKind::Dropped(_) => self.b.feedback(false),
         }
+    }
+
+    /// [`fill_start_tag`] into the shadow's tag, with what `sink` reads of
+    /// the attributes; `short` is the name's short known HTML id.
+    #[inline(always)]
+    fn fill_start_tag<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, short: Option<u32>, sink: &mut E) {
+        let wanted = |name: &str| sink.wants_start_tag_attributes(name);
+        let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
+        fill_start_tag(&mut self.tag, token, short, &mut self.spare, &mut self.b, wanted, values_wanted);
     }
 
     /// Whether start tag `token` is a common case that in-body's fast path
@@ -713,12 +719,9 @@ impl Shadow {
         start: FastStart,
         sink: &mut E,
     ) -> Feedback {
-        self.b.text_shown = sink.wants_text();
-        self.b.text_events = sink.wants_text_events();
-        let wanted = |name: &str| sink.wants_start_tag_attributes(name);
-        let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
+        self.b.sink_wants(sink);
         let short = Some(start.key);
-        fill_start_tag(&mut self.tag, token, short, &mut self.spare, &mut self.b, wanted, values_wanted);
+        self.fill_start_tag(token, short, sink);
         self.b.begin(token.span());
         self.b.take_in_body_fast_start(&self.tag, start.flags, short, sink);
         let feedback = self.b.feedback(true);
@@ -795,8 +798,7 @@ impl Shadow {
     /// None.
     #[inline(always)]
     pub fn take_fast_end<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, end: FastEnd, sink: &mut E) -> Feedback {
-        self.b.text_shown = sink.wants_text();
-        self.b.text_events = sink.wants_text_events();
+        self.b.sink_wants(sink);
         self.end_tag.span = token.span();
         self.end_tag.self_closing = false;
         self.b.run_fast_end(&mut self.end_tag, token.raw_tag_name(), end.adopted, sink)
@@ -825,8 +827,7 @@ impl Shadow {
 
     /// [`Shadow::process_tree_token`] through one compiled copy of tree construction.
     fn process_tree_token_dyn(&mut self, token: TreeToken<'_>, span: Span, sink: &mut dyn EventSink) -> Feedback {
-        self.b.text_shown = sink.wants_text();
-        self.b.text_events = sink.wants_text_events();
+        self.b.sink_wants(sink);
         if let TreeToken::StartTag(t) = token {
             self.b.tag_attrs_shown = sink.wants_start_tag_attributes(&t.name);
             self.b.tag_attrs_deferred = false;
@@ -851,8 +852,7 @@ impl Shadow {
 
     /// [`Shadow::finish`] through one compiled copy of tree construction.
     fn finish_dyn(&mut self, sink: &mut dyn EventSink) {
-        self.b.text_shown = sink.wants_text();
-        self.b.text_events = sink.wants_text_events();
+        self.b.sink_wants(sink);
         self.b.finish(sink);
     }
 
@@ -1306,6 +1306,15 @@ impl Builder {
             self.dispatch(Tok::Start(t), s);
         }
         self.feedback(true)
+    }
+
+    /// What `sink` reads of the text ([`EventSink::wants_text`],
+    /// [`EventSink::wants_text_events`]), kept for the token about to be
+    /// processed: every entry to tree construction asks first.
+    #[inline(always)]
+    pub(crate) fn sink_wants<E: EventSink + ?Sized>(&mut self, sink: &E) {
+        self.text_shown = sink.wants_text();
+        self.text_events = sink.wants_text_events();
     }
 
     /// The steps before each token: `span` is the token's.

@@ -39,8 +39,8 @@ pub trait TokenSink {
     /// [`TokenSink::token`], in line in the tokenizer's scan: `true` means
     /// the sink has done with the token all that [`TokenSink::token`] would
     /// have done, and would have answered the default [`Feedback`] (a sink
-    /// takes a start tag here only when it goes on in the data state; after
-    /// an end tag the tokenizer does whatever the feedback);
+    /// takes a start tag here only when the tokenizer goes on in the data
+    /// state after it; after an end tag it does whatever the feedback);
     /// [`TokenSink::token`] is not called for it. `false` leaves it to
     /// [`TokenSink::token`]. For a sink whose common tokens need little
     /// work (the rewriter's text that changes nothing in the tree, and tags
