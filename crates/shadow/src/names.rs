@@ -474,7 +474,14 @@ pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
 /// name with other bytes (invalid UTF-8 included) packs to no entry.
 #[inline]
 pub(crate) fn known_html_raw(raw: &[u8]) -> Option<u32> {
-    EXACT_SHORT[ns_index(Namespace::Html)].get(pack_bytes(raw, true)?)
+    known_html_word(htrewrite_tokenizer::pack_name(raw, true))
+}
+
+/// [`known_html_raw`] of a tag name packed by the tokenizer
+/// (`Token::packed_tag_name`: the scan packs it on its way).
+#[inline]
+pub(crate) fn known_html_word(word: Option<u64>) -> Option<u32> {
+    EXACT_SHORT[ns_index(Namespace::Html)].get(word?)
 }
 
 /// [`known`] for a name that does not pack (longer than 8 bytes, or with NUL).
@@ -535,26 +542,12 @@ fn pack(name: &str) -> Option<u64> {
     pack_bytes(name.as_bytes(), false)
 }
 
-/// [`pack`] of the bytes `b`, ASCII-lowercased with `lower` (a tag name's
-/// raw bytes, [`known_html_raw`]); also what builds the tables, in
-/// constants.
+/// [`pack`] of the bytes `b`, ASCII-lowercased with `lower`: the
+/// tokenizer's packing (`htrewrite_tokenizer::pack_name`, the key of
+/// `Token::packed_tag_name`), which builds the tables too, in constants.
 #[inline(always)]
 const fn pack_bytes(b: &[u8], lower: bool) -> Option<u64> {
-    if b.is_empty() || b.len() > 8 {
-        return None;
-    }
-    // Byte by byte (no call to memcpy for a few bytes), NUL checked on the way.
-    let mut word = 0u64;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == 0 {
-            return None;
-        }
-        let c = if lower { b[i].to_ascii_lowercase() } else { b[i] };
-        word |= (c as u64) << (8 * i);
-        i += 1;
-    }
-    Some(word)
+    htrewrite_tokenizer::pack_name(b, lower)
 }
 
 /// An element name the shadow knows: one of the names the Standard's tree

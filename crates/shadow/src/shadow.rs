@@ -349,6 +349,7 @@ fn fill_start_tag(
 ) {
     let raw_name = token.raw_tag_name();
     debug_assert_eq!(short, names::known_html_raw(raw_name));
+    debug_assert_eq!(short, names::known_html_word(token.packed_tag_name()));
     tag.name.clear();
     if short.is_none() {
         push_name(&mut tag.name, raw_name);
@@ -599,7 +600,7 @@ impl Shadow {
                 f
             }
             TokenKind::StartTag => {
-                let short = names::known_html_raw(token.raw_tag_name());
+                let short = names::known_html_word(token.packed_tag_name());
                 self.fill_start_tag(token, short, sink);
                 self.b.run_start(&mut self.tag, short, span, sink)
             }
@@ -608,7 +609,7 @@ impl Shadow {
                 // The common case first: an end tag that pops the current node,
                 // decided from the name's bytes without building the name.
                 let raw_name = token.raw_tag_name();
-                let key = names::known_html_raw(raw_name);
+                let key = names::known_html_word(token.packed_tag_name());
                 if let Some(end) = self.fast_end_of(raw_name, key) {
                     return self.take_fast_end(token, end, s);
                 }
@@ -697,7 +698,7 @@ impl Shadow {
     #[inline(always)]
     pub fn fast_start(&self, token: &Token<'_>) -> Option<FastStart> {
         debug_assert_eq!(token.kind(), TokenKind::StartTag);
-        let key = names::known_html_raw(token.raw_tag_name())?;
+        let key = names::known_html_word(token.packed_tag_name())?;
         let flags = self.b.in_body_fast_start_flags(Some(key))?;
         Some(FastStart { key, flags })
     }
@@ -773,7 +774,7 @@ impl Shadow {
     pub fn fast_end(&self, token: &Token<'_>) -> Option<FastEnd> {
         debug_assert_eq!(token.kind(), TokenKind::EndTag);
         let raw_name = token.raw_tag_name();
-        self.fast_end_of(raw_name, names::known_html_raw(raw_name))
+        self.fast_end_of(raw_name, names::known_html_word(token.packed_tag_name()))
     }
 
     /// [`Shadow::fast_end`] of an end tag whose name's bytes are `raw_name`

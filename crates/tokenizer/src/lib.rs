@@ -76,5 +76,7 @@ pub use owned::{OwnedToken, tokenize, tokenize_str};
 pub use sink::{Feedback, RAWTEXT_ELEMENTS, TagNamePolicy, TokenSink, text_mode_for_tag};
 pub use span::{Rel, Span};
 pub use state::State;
-pub use token::{Attribute, AttributeSpan, CommentKind, Doctype, DropReason, Quote, TextMode, Token, TokenKind};
+pub use token::{
+    Attribute, AttributeSpan, CommentKind, Doctype, DropReason, Quote, TextMode, Token, TokenKind, pack_name,
+};
 pub use tokenizer::Tokenizer;

@@ -181,6 +181,9 @@ pub struct Token<'a> {
     pub(crate) attributes: &'a [AttributeSpan],
     pub(crate) nul_free: bool,
     pub(crate) markup_next: bool,
+    /// For tags: the name packed ([`pack_name`], lowercased) when the scan
+    /// packed it on its way, else 0.
+    pub(crate) name_word: u64,
 }
 
 impl<'a> Token<'a> {
@@ -274,6 +277,44 @@ impl<'a> Token<'a> {
     #[inline]
     pub fn raw_tag_name(&self) -> &'a [u8] {
         &self.raw[self.name.start..self.name.end]
+    }
+
+    /// For tags: the tag name ASCII-lowercased and packed into a word
+    /// ([`pack_name`] of [`Token::raw_tag_name`], lowercased): a key by
+    /// which a consumer looks up the names it knows with one comparison.
+    /// `None` for a name longer than eight bytes or with a NUL byte, and for
+    /// other kinds of token. The tokenizer's scan packs a name a word at a
+    /// time as it finds the name's end (when eight bytes from the name's
+    /// start lie in the chunk: nearly always); otherwise it is packed here.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_tokenizer::{Token, TokenKind, pack_name, tokenize};
+    /// let mut words = Vec::new();
+    /// struct Words<'a>(&'a mut Vec<Option<u64>>);
+    /// impl htrewrite_tokenizer::TokenSink for Words<'_> {
+    ///     fn token(&mut self, t: &Token<'_>) -> htrewrite_tokenizer::Feedback {
+    ///         if matches!(t.kind(), TokenKind::StartTag | TokenKind::EndTag) {
+    ///             self.0.push(t.packed_tag_name());
+    ///         }
+    ///         Default::default()
+    ///     }
+    /// }
+    /// let mut tokenizer = htrewrite_tokenizer::Tokenizer::new();
+    /// tokenizer.feed(b"<DIV class=x></Blockquote><a\0>", &mut Words(&mut words));
+    /// tokenizer.finish(&mut Words(&mut words));
+    /// assert_eq!(words, [pack_name(b"div", false), None, None]);
+    /// assert_eq!(words[0], Some(u64::from_le_bytes(*b"div\0\0\0\0\0")));
+    /// ```
+    ///
+    /// # Errors
+    /// None: `None` for a name that does not pack.
+    #[inline]
+    pub fn packed_tag_name(&self) -> Option<u64> {
+        if self.name_word != 0 {
+            return Some(self.name_word);
+        }
+        pack_name(self.raw_tag_name(), true)
     }
 
     /// For tags: the span of the tag name relative to [`Token::raw`].
@@ -528,6 +569,43 @@ impl<'a> Token<'a> {
             }
         }
     }
+}
+
+/// A name of 1 to 8 bytes without NUL packed into a `u64`, its bytes
+/// little-endian and zero-padded (so distinct names give distinct words),
+/// ASCII-lowercased with `lowercase`; `None` for other names. The key of
+/// [`Token::packed_tag_name`], and a `const fn`, so that a consumer can
+/// build its table of names at compile time with the same rule.
+///
+/// # Example
+/// ```
+/// use htrewrite_tokenizer::pack_name;
+/// assert_eq!(pack_name(b"Li", true), Some(u64::from(b'l') | u64::from(b'i') << 8));
+/// assert_eq!(pack_name(b"Li", false), Some(u64::from(b'L') | u64::from(b'i') << 8));
+/// assert_eq!(pack_name(b"a\0", true), None);
+/// assert_eq!(pack_name(b"blockquote", true), None);
+/// assert_eq!(pack_name(b"", true), None);
+/// ```
+///
+/// # Errors
+/// None: `None` for an empty name, a longer one, or one with NUL.
+#[inline(always)]
+pub const fn pack_name(name: &[u8], lowercase: bool) -> Option<u64> {
+    if name.is_empty() || name.len() > 8 {
+        return None;
+    }
+    // Byte by byte (no call to memcpy for a few bytes), NUL checked on the way.
+    let mut word = 0u64;
+    let mut i = 0;
+    while i < name.len() {
+        if name[i] == 0 {
+            return None;
+        }
+        let c = if lowercase { name[i].to_ascii_lowercase() } else { name[i] };
+        word |= (c as u64) << (8 * i);
+        i += 1;
+    }
+    Some(word)
 }
 
 #[cfg(test)]

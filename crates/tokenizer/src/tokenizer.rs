@@ -9,7 +9,7 @@ use std::ops::RangeInclusive;
 
 use crate::{
     AttributeSpan, CommentKind, DropReason, Feedback, InputStreamChecker, ParseError, ParseErrorCode, Rel, Span, State,
-    TextMode, Token, TokenKind, TokenSink,
+    TextMode, Token, TokenKind, TokenSink, pack_name,
 };
 
 /// A resumable, lossless HTML tokenizer. See the [crate docs](crate).
@@ -509,7 +509,7 @@ impl Tokenizer {
             return self.emit_carried(head, end, kind, eof, markup_next, sink);
         }
         let raw = &chunk[(start - base) as usize..(end - base) as usize];
-        self.deliver(raw, start, end, kind, eof, markup_next, sink)
+        self.deliver(raw, start, end, kind, eof, markup_next, 0, sink)
     }
 
     /// [`Tokenizer::emit`] for a token that began in an earlier chunk: its
@@ -529,7 +529,7 @@ impl Tokenizer {
         let len = (end - start) as usize;
         let mut buf = std::mem::take(&mut self.buf);
         buf.extend_from_slice(head);
-        let feedback = self.deliver(&buf[..len], start, end, kind, eof, markup_next, sink);
+        let feedback = self.deliver(&buf[..len], start, end, kind, eof, markup_next, 0, sink);
         buf.drain(..len);
         self.buf = buf;
         feedback
@@ -538,7 +538,9 @@ impl Tokenizer {
     /// Hands the token `raw` (absolute offsets `start..end`) to `sink` and
     /// makes `end` the next token's start; after a start tag that asks for a
     /// text mode other than data, records its name as the appropriate end tag
-    /// name. `markup_next`: see [`Token::ends_before_markup`].
+    /// name. `markup_next`: see [`Token::ends_before_markup`]; `name_word`:
+    /// a tag's name packed ([`pack_name`], lowercased) when the scan packed
+    /// it, else 0 ([`Token::packed_tag_name`] packs it then).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn deliver<S: TokenSink + ?Sized>(
@@ -549,9 +551,14 @@ impl Tokenizer {
         kind: TokenKind,
         eof: bool,
         markup_next: bool,
+        name_word: u64,
         sink: &mut S,
     ) -> Feedback {
         let is_tag = matches!(kind, TokenKind::StartTag | TokenKind::EndTag);
+        debug_assert!(
+            name_word == 0 || (is_tag && Some(name_word) == pack_name(self.name.slice(raw), true)),
+            "the scan's word is the name's packing"
+        );
         let token = Token {
             kind,
             raw,
@@ -562,6 +569,7 @@ impl Tokenizer {
             attributes: if is_tag { &self.attrs } else { &[] },
             nul_free: kind == TokenKind::Text(TextMode::Data) && self.nul_free_to.0 >= end,
             markup_next,
+            name_word,
         };
         if matches!(kind, TokenKind::Text(TextMode::Data) | TokenKind::StartTag | TokenKind::EndTag)
             && sink.quick_token(&token)
@@ -597,13 +605,15 @@ impl Tokenizer {
 
     /// [`Tokenizer::emit_tag`] for the tag `chunk[tag]`, whose bounds the
     /// caller knows; a tag that began in an earlier chunk (`tag` starts past
-    /// its end: the start index wrapped) goes out of line.
+    /// its end: the start index wrapped) goes out of line. `name_word`: the
+    /// name packed by the scan, or 0 ([`Tokenizer::deliver`]).
     #[inline(always)]
     pub(crate) fn emit_tag_at<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         base: u64,
         tag: RangeInclusive<usize>,
+        name_word: u64,
         sink: &mut S,
     ) -> usize {
         let (start, gt) = tag.into_inner();
@@ -612,7 +622,7 @@ impl Tokenizer {
         }
         let kind = if self.is_end_tag { TokenKind::EndTag } else { TokenKind::StartTag };
         let end = base + gt as u64 + 1;
-        let feedback = self.deliver(&chunk[start..=gt], base + start as u64, end, kind, false, false, sink);
+        let feedback = self.deliver(&chunk[start..=gt], base + start as u64, end, kind, false, false, name_word, sink);
         self.state = if self.is_end_tag { State::Data } else { state_for_mode(feedback.text_mode) };
         if sink.pause() {
             return self.pause(chunk, gt + 1);

@@ -145,6 +145,43 @@ fn skip_space(hay: &[u8], from: usize) -> usize {
     j
 }
 
+/// The tag name `chunk[start..end]` packed as [`pack_name`] packs it
+/// (lowercased), a word at a time, for [`Token::packed_tag_name`]: one load,
+/// the bytes past the name masked off, a test for NUL and the letters
+/// `A`–`Z` lowercased in the word. 0 when eight bytes from `start` do not
+/// lie in the chunk (a name near the chunk's end, or begun in an earlier
+/// chunk: `start` wrapped past it) or when the name does not pack; the
+/// token packs it then. `pack_name` is the reference
+/// (`scanned_name_word_is_pack_name` in the tests; debug builds check each
+/// word against it when the token is delivered).
+///
+/// [`pack_name`]: crate::pack_name
+/// [`Token::packed_tag_name`]: crate::Token::packed_tag_name
+#[inline(always)]
+fn scanned_name_word(chunk: &[u8], start: usize, end: usize) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let len = end.wrapping_sub(start);
+    let Some(word) = chunk.get(start..).and_then(<[u8]>::first_chunk::<8>) else {
+        return 0;
+    };
+    if len.wrapping_sub(1) >= 8 {
+        return 0;
+    }
+    let word = u64::from_le_bytes(*word) & (u64::MAX >> (64 - 8 * len));
+    // A NUL among the name's bytes: `pack_name` packs none (the lowest flag
+    // is exact, and the zero padding lies above the name's bytes).
+    if word.wrapping_sub(ONES) & !word & HIGH & (u64::MAX >> (64 - 8 * len)) != 0 {
+        return 0;
+    }
+    // ASCII upper-case letters: bytes below 0x80 in `A..=Z` (each byte's
+    // low seven bits plus 0x3F, or 0x25, carry into bit 7 from `A`, or
+    // from the byte after `Z`, on: no carry leaves a byte).
+    let low = word & !HIGH;
+    let upper = low.wrapping_add(ONES * 0x3F) & !low.wrapping_add(ONES * 0x25) & !word & HIGH;
+    word | upper >> 2
+}
+
 impl Tokenizer {
     /// [Tag name state](https://html.spec.whatwg.org/multipage/parsing.html#tag-name-state),
     /// and the attribute states after it in one pass while the tag lies in
@@ -286,7 +323,9 @@ impl Tokenizer {
                 }
             }
         };
-        self.emit_tag_at(chunk, base, origin..=gt, sink)
+        let name_word =
+            scanned_name_word(chunk, origin.wrapping_add(self.name.start), origin.wrapping_add(self.name.end));
+        self.emit_tag_at(chunk, base, origin..=gt, name_word, sink)
     }
 
     /// Pushes a finished attribute built in locals. `self.attr` holds only
@@ -512,9 +551,28 @@ impl Tokenizer {
 
 #[cfg(test)]
 mod tests {
-    use super::{ATTRIBUTE_NAME_END, TAG_NAME_END, UNQUOTED_VALUE_END, find_class, find_class_short, skip_space};
+    use super::{
+        ATTRIBUTE_NAME_END, TAG_NAME_END, UNQUOTED_VALUE_END, find_class, find_class_short, scanned_name_word,
+        skip_space,
+    };
     use crate::tokenizer::is_space;
     use proptest::prelude::*;
+
+    #[test]
+    fn scanned_name_word_packs_every_short_name() {
+        // Every byte value at every place of names of 1 to 8 bytes, lower- and
+        // upper-case letters, NUL and bytes from 0x80 among them.
+        for len in 1..=8 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut chunk = *b"zQ9-x_Yk>tail....";
+                    chunk[at] = b;
+                    let want = crate::pack_name(&chunk[..len], true).unwrap_or(0);
+                    assert_eq!(scanned_name_word(&chunk, 0, len), want, "{:?}", &chunk[..len]);
+                }
+            }
+        }
+    }
 
     /// The reference: the first byte at or after `from` that ends the run, by the Standard's lists.
     fn naive_find_class(hay: &[u8], from: usize, class: u8) -> usize {
@@ -537,6 +595,18 @@ mod tests {
 
     proptest! {
         /// `find_class` (eight bytes at a time), `find_class_short` and `skip_space` equal the obvious scans.
+        #[test]
+        fn scanned_name_word_is_pack_name(chunk in proptest::collection::vec(any::<u8>(), 0..24), start in 0usize..24, len in 0usize..12) {
+            let end = start + len;
+            let word = scanned_name_word(&chunk, start, end);
+            let packed = chunk.get(start..end).and_then(|name| crate::pack_name(name, true));
+            if chunk.len() >= start + 8 {
+                prop_assert_eq!(word, packed.unwrap_or(0));
+            } else {
+                prop_assert_eq!(word, 0);
+            }
+        }
+
         #[test]
         fn find_class_is_naive(hay in proptest::collection::vec(tag_byte(), 0..64), from in 0usize..64) {
             let from = from.min(hay.len());
