@@ -1319,15 +1319,21 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// Out of line, so that the paths without a matcher keep their code.
     #[inline(never)]
     fn opened_alone(&mut self, t: &Token<'_>, fb: Feedback, input: Input<'_>) {
-        let a = self.events.actions.pop().expect("one action");
-        if let Action::Opened { id, ns, origin, self_closing, name: Some(name), rules, .. } = &a
+        debug_assert_eq!(self.events.actions.len(), 1, "one action");
+        // Read in place: the action (120 bytes, nothing to drop) is not
+        // moved out of the list to be looked at.
+        if let Some(Action::Opened { id, ns, origin, self_closing, name: Some(name), rules, .. }) =
+            self.events.actions.last()
             && !self.has_content_rules
             && !self.rule_aliases
             && self.events.rules[rules.clone()].iter().all(|r| self.no_end_handlers[r.0 as usize])
         {
-            self.start_tag_matched(t, fb, (*id, *ns, *origin, *self_closing), name.clone(), rules.clone(), input);
+            let (element, name, rules) = ((*id, *ns, *origin, *self_closing), name.clone(), rules.clone());
+            self.events.actions.clear();
+            self.start_tag_matched(t, fb, element, name, rules, input);
             return;
         }
+        let a = self.events.actions.pop().expect("one action");
         self.stage_run(input);
         let names = std::mem::take(&mut self.events.names);
         self.opened_at(&a, (&names, &[]), Some(t), fb, t.span().start.max(self.cursor));
