@@ -98,11 +98,26 @@ pub enum Quote {
 
 /// Whether the name whose bytes are `raw` decodes ([`decode::name`]) to
 /// `lowercase`. A name of ASCII bytes without NUL, the common one, decodes
-/// to its bytes ASCII-lowercased: compared byte by byte, not decoded.
+/// to its bytes ASCII-lowercased: compared byte by byte, not decoded (a
+/// match is found before the bytes are checked, a mismatch after).
 fn name_is(raw: &[u8], lowercase: &str) -> bool {
+    // The common case first: the bytes, ASCII-lowercased, are `lowercase`'s
+    // and none is NUL. Then `raw` decodes to them (its other bytes are
+    // `lowercase`'s, valid UTF-8, which lowercasing ASCII keeps).
+    let want = lowercase.as_bytes();
+    if raw.len() == want.len() {
+        let mut i = 0;
+        while i < raw.len() && raw[i] != 0 && raw[i].to_ascii_lowercase() == want[i] {
+            i += 1;
+        }
+        if i == raw.len() {
+            return true;
+        }
+    }
+    // Otherwise a name of ASCII bytes without NUL, which decodes to its
+    // bytes lowercased, is not `lowercase`; others are decoded.
     if raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
-        return raw.len() == lowercase.len()
-            && raw.iter().zip(lowercase.bytes()).all(|(&a, b)| a.to_ascii_lowercase() == b);
+        return false;
     }
     decode::name(raw, None) == lowercase
 }
@@ -633,7 +648,9 @@ mod tests {
             b"",
         ];
         let mut candidates: Vec<String> = raws.iter().map(|r| decode::name(r, None).into_owned()).collect();
-        candidates.extend(["href", "HREF", "a\u{FFFD}", "\u{FFFD}", "é", "É", "x-y_1", "hre"].map(String::from));
+        // With NUL too: equal bytes are not an equal name when they hold one.
+        candidates
+            .extend(["href", "HREF", "a\u{FFFD}", "\u{FFFD}", "é", "É", "x-y_1", "hre", "a\0", "\0"].map(String::from));
         let mut byte_compared = 0;
         for raw in raws {
             for c in &candidates {
