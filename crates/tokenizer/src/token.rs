@@ -122,6 +122,21 @@ fn name_is(raw: &[u8], lowercase: &str) -> bool {
     decode::name(raw, None) == lowercase
 }
 
+/// Whether `raw`, ASCII-lowercased, is `lowercase` byte for byte: the
+/// comparison of [`Token::tag_name_is`] and [`Token::attribute`] (`name_is`
+/// stops at NUL too). By index, which compiles to a shorter loop than a zip.
+#[inline(always)]
+fn lowercased_eq(raw: &[u8], lowercase: &[u8]) -> bool {
+    if raw.len() != lowercase.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < raw.len() && raw[i].to_ascii_lowercase() == lowercase[i] {
+        i += 1;
+    }
+    i == raw.len()
+}
+
 /// Where one attribute of a tag lies in the tag's raw bytes.
 ///
 /// # Example
@@ -347,8 +362,7 @@ impl<'a> Token<'a> {
     /// without allocating. `lowercase` must be lowercase.
     #[inline]
     pub fn tag_name_is(&self, lowercase: &[u8]) -> bool {
-        let n = self.raw_tag_name();
-        n.len() == lowercase.len() && n.iter().zip(lowercase).all(|(a, b)| a.to_ascii_lowercase() == *b)
+        lowercased_eq(self.raw_tag_name(), lowercase)
     }
 
     /// For tags: where each attribute lies, in source order, duplicates included.
@@ -427,9 +441,7 @@ impl<'a> Token<'a> {
     pub fn attribute(&self, lowercase: &str) -> Option<Cow<'a, str>> {
         let want = lowercase.as_bytes();
         self.attributes.iter().find_map(|span| {
-            let n = span.name.slice(self.raw);
-            let eq = n.len() == want.len() && n.iter().zip(want).all(|(a, b)| a.to_ascii_lowercase() == *b);
-            eq.then(|| match span.value {
+            lowercased_eq(span.name.slice(self.raw), want).then(|| match span.value {
                 Some(v) => decode::attribute_value(v.slice(self.raw), None),
                 None => Cow::Borrowed(""),
             })
