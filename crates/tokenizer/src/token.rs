@@ -319,7 +319,7 @@ impl<'a> Token<'a> {
     ///
     /// # Example
     /// ```
-    /// use htrewrite_tokenizer::{Token, TokenKind, pack_name, tokenize};
+    /// use htrewrite_tokenizer::{Token, TokenKind, pack_name};
     /// let mut words = Vec::new();
     /// struct Words<'a>(&'a mut Vec<Option<u64>>);
     /// impl htrewrite_tokenizer::TokenSink for Words<'_> {

@@ -594,7 +594,8 @@ mod tests {
     }
 
     proptest! {
-        /// `find_class` (eight bytes at a time), `find_class_short` and `skip_space` equal the obvious scans.
+        /// `scanned_name_word` is `pack_name` of the span when eight bytes
+        /// from its start lie in the chunk, and 0 otherwise.
         #[test]
         fn scanned_name_word_is_pack_name(chunk in proptest::collection::vec(any::<u8>(), 0..24), start in 0usize..24, len in 0usize..12) {
             let end = start + len;
@@ -607,6 +608,7 @@ mod tests {
             }
         }
 
+        /// `find_class` (eight bytes at a time), `find_class_short` and `skip_space` equal the obvious scans.
         #[test]
         fn find_class_is_naive(hay in proptest::collection::vec(tag_byte(), 0..64), from in 0usize..64) {
             let from = from.min(hay.len());
