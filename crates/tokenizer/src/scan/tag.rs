@@ -168,10 +168,12 @@ fn scanned_name_word(chunk: &[u8], start: usize, end: usize) -> u64 {
     if len.wrapping_sub(1) >= 8 {
         return 0;
     }
-    let word = u64::from_le_bytes(*word) & (u64::MAX >> (64 - 8 * len));
+    // The name's bytes: those past it are masked off (zero padding).
+    let name_bytes = u64::MAX >> (64 - 8 * len);
+    let word = u64::from_le_bytes(*word) & name_bytes;
     // A NUL among the name's bytes: `pack_name` packs none (the lowest flag
     // is exact, and the zero padding lies above the name's bytes).
-    if word.wrapping_sub(ONES) & !word & HIGH & (u64::MAX >> (64 - 8 * len)) != 0 {
+    if word.wrapping_sub(ONES) & !word & HIGH & name_bytes != 0 {
         return 0;
     }
     // ASCII upper-case letters: bytes below 0x80 in `A..=Z` (each byte's
