@@ -152,6 +152,9 @@ pub struct Shadow {
     /// the next start tags with more ([`SPARE_ATTRS`] at most): filling one
     /// reuses its strings instead of allocating.
     spare: Vec<ShadowAttr>,
+    /// The attributes of the last start tag that had some, parked whole
+    /// while start tags without attributes pass ([`park_attributes`]).
+    parked: Vec<ShadowAttr>,
     /// The tag of end tags, kept apart so that the start tags' attributes stay.
     end_tag: TagToken,
 }
@@ -342,7 +345,7 @@ fn fill_start_tag(
     tag: &mut TagToken,
     token: &Token<'_>,
     short: Option<u32>,
-    spare: &mut Vec<ShadowAttr>,
+    (spare, parked): (&mut Vec<ShadowAttr>, &mut Vec<ShadowAttr>),
     b: &mut Builder,
     wanted: impl FnOnce(&str) -> bool,
     values_wanted: impl FnOnce(&str) -> bool,
@@ -384,9 +387,32 @@ fn fill_start_tag(
     }
     // Most tags have no attributes to fill, and the last one left none.
     if !spans.is_empty() {
+        if tag.attrs.is_empty() && !parked.is_empty() {
+            // The attributes of the last tag that had some, back in place.
+            std::mem::swap(&mut tag.attrs, parked);
+        }
         fill_attributes(&mut tag.attrs, token.raw(), spans, spare, values);
     } else if !tag.attrs.is_empty() {
-        spare_attributes(&mut tag.attrs, 0, spare);
+        park_attributes(&mut tag.attrs, parked, spare);
+    }
+}
+
+/// Empties `attrs` for a start tag without attributes: a short list is
+/// parked whole in `parked` (its `Vec` swapped in, no attribute moved), for
+/// the next start tag with attributes to take back with its names in place
+/// (`<a href>` after `<a href>`, with `<li>`s between); others, or with a
+/// list parked already, go to `spare` ([`spare_attributes`]). What `parked`
+/// may hold is bounded as `spare` is: [`SPARE_ATTRS`] attributes of
+/// [`SPARE_CAPACITY`] bytes at most, in a list of that capacity.
+#[inline]
+fn park_attributes(attrs: &mut Vec<ShadowAttr>, parked: &mut Vec<ShadowAttr>, spare: &mut Vec<ShadowAttr>) {
+    if parked.is_empty()
+        && attrs.capacity() <= SPARE_ATTRS
+        && attrs.iter().all(|a| a.name.capacity() <= SPARE_CAPACITY && a.value.capacity() <= SPARE_CAPACITY)
+    {
+        std::mem::swap(attrs, parked);
+    } else {
+        spare_attributes(attrs, 0, spare);
     }
 }
 
@@ -504,7 +530,7 @@ impl Shadow {
     pub fn new(options: ShadowOptions) -> Shadow {
         let mut b = Builder::new(options.scripting, options.fragment_context, options.fragment_quirks);
         b.declarative_shadow_roots = options.declarative_shadow_roots;
-        Shadow { b, tag: TagToken::default(), spare: Vec::new(), end_tag: TagToken::default() }
+        Shadow { b, tag: TagToken::default(), spare: Vec::new(), parked: Vec::new(), end_tag: TagToken::default() }
     }
 
     /// Processes one token of the tokenizer and returns the feedback for the next.
@@ -664,7 +690,8 @@ impl Shadow {
     fn fill_start_tag<E: EventSink + ?Sized>(&mut self, token: &Token<'_>, short: Option<u32>, sink: &mut E) {
         let wanted = |name: &str| sink.wants_start_tag_attributes(name);
         let values_wanted = |name: &str| sink.wants_start_tag_attribute_values(name);
-        fill_start_tag(&mut self.tag, token, short, &mut self.spare, &mut self.b, wanted, values_wanted);
+        let spare = (&mut self.spare, &mut self.parked);
+        fill_start_tag(&mut self.tag, token, short, spare, &mut self.b, wanted, values_wanted);
     }
 
     /// Whether start tag `token` is a common case that in-body's fast path
