@@ -7,6 +7,8 @@
 //! The table is fixed (no input can add to it), so its fast hash cannot be
 //! flooded: a look-up costs a bounded number of probes whatever the name.
 
+use htrewrite_tokenizer::pack_name;
+
 use crate::Namespace;
 use crate::tags::cats;
 
@@ -320,7 +322,7 @@ const fn home(k: u64, len: usize) -> usize {
 /// The key of table name `name` (ASCII-lowercased with `lower`) in the map
 /// of short names (`long` false: 0 for a longer name) or of long names.
 const fn key_of(name: &str, lower: bool, long: bool) -> u64 {
-    match (pack_bytes(name.as_bytes(), lower), long) {
+    match (pack_name(name.as_bytes(), lower), long) {
         (None, true) => hash(name.as_bytes(), lower),
         (Some(k), false) => k,
         _ => 0,
@@ -474,7 +476,7 @@ pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
 /// name with other bytes (invalid UTF-8 included) packs to no entry.
 #[inline]
 pub(crate) fn known_html_raw(raw: &[u8]) -> Option<u32> {
-    known_html_word(htrewrite_tokenizer::pack_name(raw, true))
+    known_html_word(pack_name(raw, true))
 }
 
 /// [`known_html_raw`] of a tag name packed by the tokenizer
@@ -536,18 +538,11 @@ pub(crate) const fn html(name: &str) -> u32 {
 
 /// A name of 1 to 8 bytes without NUL packed into a `u64` (zero-padded, so
 /// distinct names give distinct numbers); `None` for other names (the
-/// table's names have no NUL).
+/// table's names have no NUL). The tokenizer's packing ([`pack_name`], the
+/// key of `Token::packed_tag_name`), which builds the tables too.
 #[inline]
 fn pack(name: &str) -> Option<u64> {
-    pack_bytes(name.as_bytes(), false)
-}
-
-/// [`pack`] of the bytes `b`, ASCII-lowercased with `lower`: the
-/// tokenizer's packing (`htrewrite_tokenizer::pack_name`, the key of
-/// `Token::packed_tag_name`), which builds the tables too, in constants.
-#[inline(always)]
-const fn pack_bytes(b: &[u8], lower: bool) -> Option<u64> {
-    htrewrite_tokenizer::pack_name(b, lower)
+    pack_name(name.as_bytes(), false)
 }
 
 /// An element name the shadow knows: one of the names the Standard's tree

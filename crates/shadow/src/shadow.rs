@@ -337,9 +337,14 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 /// elements keeps, undecoded or without values here, are left to it as the
 /// tag's bytes in the builder's `tag_raw` (`tag_attrs_deferred`).
 ///
-/// A short known HTML name (`short`, `names::known_html_raw` of the tag
-/// name's bytes, which the caller reads) is not copied: `tag.name` is left
-/// empty, for [`Builder::run_start`] to fill only if the dispatcher needs it.
+/// A short known HTML name (`short`, which the caller reads from the
+/// token's packed name, `names::known_html_word`; `names::known_html_raw` of
+/// the name's bytes, asserted) is not copied: `tag.name` is left empty, for
+/// [`Builder::run_start`] to fill only if the dispatcher needs it.
+///
+/// The attributes' strings are reused: from the last tag's list, taken back
+/// from `parked` when a tag without attributes parked it
+/// ([`park_attributes`]), and from `spare`.
 #[allow(clippy::too_many_arguments)]
 fn fill_start_tag(
     tag: &mut TagToken,
@@ -398,7 +403,7 @@ fn fill_start_tag(
 }
 
 /// Empties `attrs` for a start tag without attributes: a short list is
-/// parked whole in `parked` (its `Vec` swapped in, no attribute moved), for
+/// parked whole in `parked` (its `Vec` swapped out, no attribute moved), for
 /// the next start tag with attributes to take back with its names in place
 /// (`<a href>` after `<a href>`, with `<li>`s between); others, or with a
 /// list parked already, go to `spare` ([`spare_attributes`]). What `parked`
