@@ -153,6 +153,10 @@ struct Collector {
     /// text node a comment ends), so only then does the shadow send text
     /// events ([`Action::Content`]).
     text_events: bool,
+    /// Set (debug builds) when the element made for the start tag was not
+    /// recorded ([`Collector::event`]): the token must stay inert.
+    #[cfg(debug_assertions)]
+    skipped_open: bool,
 }
 
 impl Collector {
@@ -165,7 +169,10 @@ impl Collector {
     /// token's own bytes, which the token's path writes as they are.
     #[inline(always)]
     fn inert(&self) -> bool {
-        self.rules.is_empty() && !self.detached && !self.closes_observed
+        let inert = self.rules.is_empty() && !self.detached && !self.closes_observed;
+        #[cfg(debug_assertions)]
+        assert!(inert || !self.skipped_open, "an action followed the start tag's unrecorded element");
+        inert
     }
 
     /// Ready for the next token.
@@ -179,6 +186,10 @@ impl Collector {
             self.attrs.clear();
         }
         self.detached = false;
+        #[cfg(debug_assertions)]
+        {
+            self.skipped_open = false;
+        }
     }
 }
 
@@ -206,6 +217,20 @@ impl EventSink for Collector {
             let detached = position == Position::Detached;
             self.detached |= detached;
             let keep = matched || detached || !origin.is_from_start_tag();
+            if !keep && self.inert() {
+                // The element made for the start tag, matching nothing, in a
+                // token inert so far: it stays inert, so no action is read
+                // (the Standard inserts that element last in its token, and
+                // only its own close may follow, which is then not recorded
+                // either; debug builds check it at `inert`). Ten selectors
+                // 32.025 → 31.882 instructions a byte, rewrite 39.052 →
+                // 38.828 (callgrind, the three lol-html bench pages).
+                #[cfg(debug_assertions)]
+                {
+                    self.skipped_open = true;
+                }
+                return;
+            }
             self.actions.push(Action::Opened {
                 id,
                 ns,
@@ -583,6 +608,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 detached: false,
                 closes_observed: false,
                 text_events: content_handlers,
+                #[cfg(debug_assertions)]
+                skipped_open: false,
             },
             rules,
             rule_aliases: rule_map.iter().any(|g| g.len() > 1),
