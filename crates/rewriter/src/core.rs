@@ -223,8 +223,8 @@ impl EventSink for Collector {
                 // (the Standard inserts that element last in its token, and
                 // only its own close may follow, which is then not recorded
                 // either; debug builds check it at `inert`). Ten selectors
-                // 32.025 → 31.882 instructions a byte, rewrite 39.052 →
-                // 38.828 (callgrind, the three lol-html bench pages).
+                // 32.025 → 31.933 instructions a byte, rewrite 39.052 →
+                // 38.901 (callgrind, the three lol-html bench pages).
                 #[cfg(debug_assertions)]
                 {
                     self.skipped_open = true;
