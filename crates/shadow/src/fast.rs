@@ -86,6 +86,15 @@ const HEADING: u16 = 256;
 /// reconstruct, insert a void element (popped at once, its self-closing
 /// flag acknowledged), set frameset-ok to "not ok".
 const VOID: u16 = 512;
+/// A table mode's common start tag ([`Builder::table_fast_start_flags`]):
+/// "in row" a `td` or `th` whose row is the current node, "in table body" a
+/// `tr` whose section is: insert the cell (then "in cell", a marker) or the
+/// row (then "in row"). Never with the in-body flags.
+const TABLE_START: u16 = 1024;
+/// With [`TABLE_START`], "in cell" a `td`, `th` or `tr` whose cell is the
+/// current node: the cell is closed first (and for `tr` its row), after
+/// which the tag is the row's (or the section's) common one.
+const CLOSES_CELL: u16 = 2048;
 
 /// Start tags with a rule of their own in body (besides those of
 /// [`CLOSES_P_NAMES`] and [`FORMATTING_NAMES`]): not taken. `noscript`
@@ -330,8 +339,8 @@ impl Builder {
         if f & LIST_ITEM != 0 {
             return self.in_body_list_item_start(t, known.expect("list items are known"), s);
         }
-        if f & (VOID | HEADING) != 0 {
-            return self.fast_start_void_or_heading(t, f, known, s);
+        if f & (VOID | HEADING | TABLE_START) != 0 {
+            return self.fast_start_void_heading_or_table(t, f, known, s);
         }
         if f & CLOSES_P != 0 {
             self.close_p_if_in_button_scope(s);
@@ -344,16 +353,20 @@ impl Builder {
         }
     }
 
-    /// [`Builder::fast_start`] for the void elements and the headings (out
-    /// of line: fewer of them, and the common tags' path stays short).
+    /// [`Builder::fast_start`] for the void elements, the headings and the
+    /// table modes' common tags (out of line: fewer of them, and the common
+    /// tags' path stays short).
     #[inline(never)]
-    fn fast_start_void_or_heading<S: EventSink + ?Sized>(
+    fn fast_start_void_heading_or_table<S: EventSink + ?Sized>(
         &mut self,
         t: &TagToken,
         f: u16,
         known: Option<u32>,
         s: &mut S,
     ) {
+        if f & TABLE_START != 0 {
+            return self.table_start(t, f, known, s);
+        }
         if f & VOID != 0 {
             self.reconstruct_active_formatting_elements(s);
             self.insert_void_html_element_known(s, t, known);
@@ -472,13 +485,17 @@ impl Builder {
 /// The table modes' common tags, taken before the dispatcher like the
 /// in-body ones (and checked against the full rules alike): "in row" a
 /// `<td>` or `<th>` whose row is the current node, "in table body" a `<tr>`
-/// whose section (`tbody`, `thead`, `tfoot`) is the current node; "in cell"
-/// the end tag of the cell that is the current node, "in row" `</tr>` of the
-/// row that is the current node. Their rules then do only this: clearing
-/// the stack back to the row (or section) context pops nothing, the end
-/// tag's element is in table scope, generating implied end tags pops
-/// nothing (a cell is not such an element) and popping until it pops just
-/// it.
+/// whose section (`tbody`, `thead`, `tfoot`) is the current node, "in cell"
+/// a `<td>`, `<th>` or `<tr>` that closes the cell that is the current node
+/// (its row below it, and for `<tr>` the row's section below that: cells
+/// and rows without end tags); "in cell" the end tag of the cell that is
+/// the current node, "in row" `</tr>` of the row that is the current node.
+/// Their rules then do only this: clearing the stack back to the row (or
+/// section) context pops nothing, the end tag's element is in table scope,
+/// generating implied end tags pops nothing (a cell is not such an element)
+/// and popping until it pops just it. The rewriter takes them on its quick
+/// path ([`Shadow::fast_start`](crate::Shadow::fast_start),
+/// [`Shadow::fast_end`](crate::Shadow::fast_end)) as it takes the in-body ones.
 impl Builder {
     const TD: u32 = names::html("td");
     const TH: u32 = names::html("th");
@@ -502,29 +519,68 @@ impl Builder {
         known: Option<u32>,
         s: &mut S,
     ) -> bool {
-        let (Some(k), Some(e)) = (known, self.stack.current()) else { return false };
-        let takes = match self.mode {
-            InsertionMode::InRow => (k == Self::TD || k == Self::TH) && e.key == Self::TR,
-            InsertionMode::InTableBody => k == Self::TR && table::SECTION_KEYS.contains(&e.key),
-            _ => false,
-        };
-        if !takes || !self.by_current_mode() {
-            return false;
-        }
-        if check::enabled() {
-            let named = check::named(t, known);
-            self.checked(Tok::Start(&named), s, |b, s: &mut dyn EventSink| b.table_start(t, known, s))
-        } else {
-            self.table_start(t, known, s)
-        }
+        let Some(f) = self.table_fast_start_flags(known) else { return false };
+        self.take_in_body_fast_start(t, f, known, s);
         true
     }
 
-    /// What [`Builder::table_fast_start`] does once it took `t`: insert the
-    /// cell (then "in cell", a marker) or the row (then "in row").
-    #[inline(never)]
-    fn table_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, known: Option<u32>, s: &mut S) {
+    /// [`Builder::table_fast_start`]'s decision for a start tag whose name's
+    /// HTML element id is `known`: its flags ([`TABLE_START`], with
+    /// [`CLOSES_CELL`] "in cell") when the path takes it. "In cell" a `td`,
+    /// `th` or `tr` "closes the cell" and is processed again "in row": when
+    /// the cell is the current node with its row below it, generating
+    /// implied end tags pops nothing (a cell is not such an element), popping
+    /// until a cell pops just it, and the row is then the current node; a
+    /// `td` or `th` is then the row's common tag, and a `tr` closes the row
+    /// (in table scope, the current node: clearing back to the row context
+    /// pops nothing, popping pops just it) and is then, "in table body",
+    /// the common tag of the row's section, which must be below it.
+    #[inline(always)]
+    pub(crate) fn table_fast_start_flags(&self, known: Option<u32>) -> Option<u16> {
+        let (Some(k), Some(e)) = (known, self.stack.current()) else { return None };
+        let f = match self.mode {
+            InsertionMode::InRow if (k == Self::TD || k == Self::TH) && e.key == Self::TR => TABLE_START,
+            InsertionMode::InTableBody if k == Self::TR && table::SECTION_KEYS.contains(&e.key) => TABLE_START,
+            InsertionMode::InCell
+                if (e.key == Self::TD || e.key == Self::TH) && (k == Self::TD || k == Self::TH || k == Self::TR) =>
+            {
+                let top = self.stack.end() - 1;
+                let row = self.stack.below(top)?;
+                if self.stack.get(row).key != Self::TR {
+                    return None;
+                }
+                if k == Self::TR {
+                    let section = self.stack.below(row)?;
+                    if !table::SECTION_KEYS.contains(&self.stack.get(section).key) {
+                        return None;
+                    }
+                }
+                TABLE_START | CLOSES_CELL
+            }
+            _ => return None,
+        };
+        self.by_current_mode().then_some(f)
+    }
+
+    /// What [`Builder::table_fast_start`] does once it took `t` (flags
+    /// `f`): close the cell (and for a `tr` its row) with [`CLOSES_CELL`],
+    /// then insert the cell (then "in cell", a marker) or the row (then "in
+    /// row").
+    fn table_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, f: u16, known: Option<u32>, s: &mut S) {
         self.skip_newline = false;
+        if f & CLOSES_CELL != 0 {
+            // "Close the cell".
+            let c = self.implied();
+            self.pop(s, c);
+            self.fmt.clear_to_last_marker();
+            self.mode = InsertionMode::InRow;
+            if known == Some(Self::TR) {
+                // "In row", a `tr`: the row is closed, then "in table body".
+                let c = self.implied();
+                self.pop(s, c);
+                self.mode = InsertionMode::InTableBody;
+            }
+        }
         self.insert_html_element_known(s, t, known);
         if self.mode == InsertionMode::InRow {
             self.mode = InsertionMode::InCell;

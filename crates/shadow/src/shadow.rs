@@ -523,9 +523,19 @@ pub struct FastStart {
 /// [`Shadow::take_fast_end`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FastEnd {
-    /// The current node is the last formatting element: the adoption
-    /// agency's common case, which removes it from the list too.
-    adopted: bool,
+    kind: FastEndKind,
+}
+
+/// How [`FastEnd`]'s end tag pops the current node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FastEndKind {
+    /// "In body" (its own rule, or "in cell"'s "anything else").
+    InBody,
+    /// "In body", the current node being the last formatting element: the
+    /// adoption agency's common case, which removes it from the list too.
+    Adopted,
+    /// The cell "in cell" or the row "in row" (`Builder::table_fast_end_by_key`).
+    Table,
 }
 
 impl Shadow {
@@ -655,13 +665,6 @@ impl Shadow {
                 if let Some(end) = self.fast_end_of(raw_name, key) {
                     return self.take_fast_end(token, end, s);
                 }
-                if let Some(key) = key
-                    && self.b.table_fast_end_by_key(key)
-                {
-                    self.end_tag.span = span;
-                    self.end_tag.self_closing = false;
-                    return self.b.run_table_fast_end(&mut self.end_tag, raw_name, s);
-                }
                 let tag = &mut self.end_tag;
                 set_name(&mut tag.name, token.raw_tag_name());
                 tag.self_closing = false;
@@ -702,7 +705,9 @@ impl Shadow {
     /// Whether start tag `token` is a common case that in-body's fast path
     /// takes — a short known HTML name whose rule in "in body" inserts the
     /// element (perhaps after closing a `p`, an `li`, a `dd` or `dt`, or
-    /// reopening formatting elements), by the rules of "in body" — and how;
+    /// reopening formatting elements), by the rules of "in body", or one of
+    /// the table modes' common tags (`<td>` in a row, `<tr>` in a section,
+    /// `<td>` or `<tr>` closing the cell that is the current node) — and how;
     /// `None` for any other start tag, which
     /// [`Shadow::process_monomorphized`] takes the whole way. A decision
     /// only: the shadow is unchanged until [`Shadow::take_fast_start`].
@@ -742,7 +747,7 @@ impl Shadow {
     pub fn fast_start(&self, token: &Token<'_>) -> Option<FastStart> {
         debug_assert_eq!(token.kind(), TokenKind::StartTag);
         let key = names::known_html_word(token.packed_tag_name())?;
-        let flags = self.b.in_body_fast_start_flags(Some(key))?;
+        let flags = self.b.in_body_fast_start_flags(Some(key)).or_else(|| self.b.table_fast_start_flags(Some(key)))?;
         Some(FastStart { key, flags })
     }
 
@@ -776,7 +781,8 @@ impl Shadow {
     /// Whether end tag `token` is the common case that in-body's fast path
     /// takes — it pops the current node, an HTML element of its name, by the
     /// rules of "in body" (its "any other end tag", or the adoption agency's
-    /// common case) — and how; `None` for any other end tag, which
+    /// common case), or the cell "in cell" or the row "in row" — and how;
+    /// `None` for any other end tag, which
     /// [`Shadow::process_monomorphized`] takes the whole way. A decision
     /// only: the shadow is unchanged until [`Shadow::take_fast_end`].
     ///
@@ -824,11 +830,16 @@ impl Shadow {
     /// and whose short known HTML id `key` is read from them.
     #[inline(always)]
     fn fast_end_of(&self, raw_name: &[u8], key: Option<u32>) -> Option<FastEnd> {
-        let adopted = match key {
-            Some(key) => self.b.fast_end_by_key(key),
-            None => self.b.fast_end_by_raw_name(raw_name),
-        }?;
-        Some(FastEnd { adopted })
+        let in_body = |adopted| if adopted { FastEndKind::Adopted } else { FastEndKind::InBody };
+        let kind = match key {
+            Some(key) => match self.b.fast_end_by_key(key) {
+                Some(adopted) => in_body(adopted),
+                None if self.b.table_fast_end_by_key(key) => FastEndKind::Table,
+                None => return None,
+            },
+            None => in_body(self.b.fast_end_by_raw_name(raw_name)?),
+        };
+        Some(FastEnd { kind })
     }
 
     /// Processes end tag `token` as [`Shadow::fast_end`] decided (`end`,
@@ -845,7 +856,12 @@ impl Shadow {
         self.b.sink_wants(sink);
         self.end_tag.span = token.span();
         self.end_tag.self_closing = false;
-        self.b.run_fast_end(&mut self.end_tag, token.raw_tag_name(), end.adopted, sink)
+        let raw_name = token.raw_tag_name();
+        match end.kind {
+            FastEndKind::InBody => self.b.run_fast_end(&mut self.end_tag, raw_name, false, sink),
+            FastEndKind::Adopted => self.b.run_fast_end(&mut self.end_tag, raw_name, true, sink),
+            FastEndKind::Table => self.b.run_table_fast_end(&mut self.end_tag, raw_name, sink),
+        }
     }
 
     /// Processes one token of the tree builder's own model (tests, other

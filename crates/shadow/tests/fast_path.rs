@@ -94,6 +94,20 @@ const CASES: &[(&str, &str, u64)] = &[
     // A cell's end tag with an element open in the cell, an SVG `td` in a
     // cell (foreign content), a `</tr>` in a cell: not taken.
     ("table_ends_not_current", "<table><tr><td><span>x</td><td><svg><td></td></svg></td></tr></table>", 5),
+    // "In cell" a `<td>`, `<th>` or `<tr>` closing the cell that is the
+    // current node (cells without end tags): the table fast path closes the
+    // cell (and for `<tr>` its row) and inserts. The first `<tr>` (an
+    // implied `tbody`) and `</table>` go the full way.
+    ("cells_closed_by_cells", "<table><tr><td>a<td>b<th>c<tr><td>d<tr><th>e</table>", 7),
+    // What it must not take "in cell": a `<td>` with a `p` open in the cell,
+    // a `<td>` with a `b` open, a `<td>` whose cell is in a template (no row
+    // below it), a `<tr>` whose row is in a template (no section below it).
+    // Taken: the first `<td>`, `<p>`, `<b>`, and `<td>` in the template's row.
+    (
+        "cells_closed_by_cells_not_taken",
+        "<table><tr><td><p>a<td>b<b>c<td>d</table><template><td>e<td>f</template><template><tr><td>g<tr></template>",
+        4,
+    ),
     ("list_items", "<body><ul><li>a<li>b<p>c<li>d</ul><dl><dt>e<dd>f<dt>g</dl>", 9),
     // `<div>` breaks out of the `svg` (full rules), then `</div>` is common.
     ("foreign_content", "<body><svg><div>x</div>", 1),
