@@ -548,8 +548,10 @@ pub trait EventSink {
 
     /// Whether this sink reads the attributes of the element made for a
     /// start tag named `name` (ASCII-lowercase, as the tokenizer decodes it,
-    /// before SVG case adjustment); asked once per start tag, before it is
-    /// processed. The answer must not change during a run (for one name).
+    /// before SVG case adjustment); asked once per start tag that has
+    /// attributes, before it is processed (a start tag without attributes
+    /// shows none either way). The answer must not change during a run
+    /// (for one name).
     ///
     /// `true` (the default): events carry the attributes as documented.
     /// `false`: the [`Event::ElementOpened`] of an element made for this

@@ -333,7 +333,8 @@ fn push_name_other(out: &mut String, raw: &[u8]) {
 /// `Token::attributes` decode them — their values only when
 /// `values_wanted` says the sink reads those too or tree construction
 /// does; else no attributes. Sets the builder's `tag_attrs_shown` to
-/// `wanted`'s answer; attributes that only the list of active formatting
+/// `wanted`'s answer for a tag with attributes (`false` without: `wanted`
+/// is not asked); attributes that only the list of active formatting
 /// elements keeps, undecoded or without values here, are left to it as the
 /// tag's bytes in the builder's `tag_raw` (`tag_attrs_deferred`).
 ///
@@ -368,9 +369,11 @@ fn fill_start_tag(
     };
     tag.self_closing = token.is_self_closing();
     tag.span = token.span();
-    b.tag_attrs_shown = wanted(name);
-    b.tag_attrs_deferred = false;
     let mut spans = token.attribute_spans();
+    // A tag without attributes shows none, whatever the sink reads: it is
+    // not asked (the events are those of a sink that declines them).
+    b.tag_attrs_shown = !spans.is_empty() && wanted(name);
+    b.tag_attrs_deferred = false;
     let mut values = true;
     if !spans.is_empty() {
         let used = match short {
@@ -889,7 +892,7 @@ impl Shadow {
     fn process_tree_token_dyn(&mut self, token: TreeToken<'_>, span: Span, sink: &mut dyn EventSink) -> Feedback {
         self.b.sink_wants(sink);
         if let TreeToken::StartTag(t) = token {
-            self.b.tag_attrs_shown = sink.wants_start_tag_attributes(&t.name);
+            self.b.tag_attrs_shown = !t.attrs.is_empty() && sink.wants_start_tag_attributes(&t.name);
             self.b.tag_attrs_deferred = false;
         }
         self.b.run(token, span, sink)
