@@ -132,6 +132,24 @@ fn named_character_reference(
     CharacterReference { len: end - at, replacement: Replacement::Named(found.value), at_end }
 }
 
+/// By a name's first byte: the range of [`NAMED_REFERENCES`] whose names
+/// start with it (empty for a byte no name starts with), built at compile
+/// time from the table, which is sorted bytewise
+/// (`first_byte_ranges_are_the_binary_searches` in the tests).
+static BY_FIRST_BYTE: [(u16, u16); 256] = {
+    let mut t = [(0u16, 0u16); 256];
+    let mut i = 0;
+    while i < NAMED_REFERENCES.len() {
+        let b = NAMED_REFERENCES[i].name[0] as usize;
+        if t[b].1 == 0 {
+            t[b].0 = i as u16;
+        }
+        t[b].1 = i as u16 + 1;
+        i += 1;
+    }
+    t
+};
+
 /// The longest name of the table that is a prefix of `input` (the bytes after
 /// the `&`), and whether a longer name could still match if `input` went on.
 ///
@@ -143,9 +161,16 @@ fn longest_match(input: &[u8]) -> (Option<&'static NamedReference>, bool) {
     let mut found = None;
     for (k, &b) in input.iter().enumerate() {
         htrewrite_work::tick(1);
-        let lo = range.partition_point(|r| r.name.get(k).is_none_or(|&c| c < b));
-        let hi = range.partition_point(|r| r.name.get(k).is_none_or(|&c| c <= b));
-        range = &range[lo..hi];
+        if k == 0 {
+            // The first byte's range from the table: the widest step's
+            // two binary searches, done at compile time.
+            let (lo, hi) = BY_FIRST_BYTE[usize::from(b)];
+            range = &NAMED_REFERENCES[usize::from(lo)..usize::from(hi)];
+        } else {
+            let lo = range.partition_point(|r| r.name.get(k).is_none_or(|&c| c < b));
+            let hi = range.partition_point(|r| r.name.get(k).is_none_or(|&c| c <= b));
+            range = &range[lo..hi];
+        }
         let Some(first) = range.first() else {
             return (found, false);
         };
@@ -445,6 +470,25 @@ mod tests {
             assert_eq!(r, r2, "{}", c.name);
         }
         assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    /// The compile-time first-byte table holds, for every byte, what the
+    /// first step's two binary searches over the whole table find; and
+    /// every name has a first byte in its range.
+    #[test]
+    fn first_byte_ranges_are_the_binary_searches() {
+        let all = &NAMED_REFERENCES[..];
+        for b in 0..=u8::MAX {
+            let lo = all.partition_point(|r| r.name.first().is_none_or(|&c| c < b));
+            let hi = all.partition_point(|r| r.name.first().is_none_or(|&c| c <= b));
+            let (tlo, thi) = BY_FIRST_BYTE[usize::from(b)];
+            if lo == hi {
+                assert_eq!(tlo, thi, "byte {b}: empty");
+            } else {
+                assert_eq!((usize::from(tlo), usize::from(thi)), (lo, hi), "byte {b}");
+            }
+        }
+        assert!(NAMED_REFERENCES.is_sorted_by(|a, b| a.name <= b.name), "sorted bytewise");
     }
 
     #[test]
