@@ -114,6 +114,12 @@ fn name_is(raw: &[u8], lowercase: &str) -> bool {
             return true;
         }
     }
+    // Decoding never shortens a name (ASCII keeps its length, U+0000 and
+    // each invalid UTF-8 sequence of one to three bytes become U+FFFD's
+    // three): longer bytes are not `lowercase`.
+    if raw.len() > want.len() {
+        return false;
+    }
     // Otherwise a name of ASCII bytes without NUL, which decodes to its
     // bytes lowercased, is not `lowercase`; others are decoded.
     if raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
@@ -645,7 +651,7 @@ mod tests {
     /// every candidate: the names' own decodings and their near misses.
     #[test]
     fn name_is_compares_as_the_decoded_name() {
-        let raws: [&[u8]; 12] = [
+        let raws: [&[u8]; 15] = [
             b"href",
             b"HREF",
             b"HrEf",
@@ -658,11 +664,17 @@ mod tests {
             b"\xFF",
             b"x-Y_1",
             b"",
+            // Invalid sequences of two and three bytes: one U+FFFD each.
+            b"\xE2\x82",
+            b"\xF0\x9F\x98",
+            b"a\xE2\x82b",
         ];
         let mut candidates: Vec<String> = raws.iter().map(|r| decode::name(r, None).into_owned()).collect();
         // With NUL too: equal bytes are not an equal name when they hold one.
-        candidates
-            .extend(["href", "HREF", "a\u{FFFD}", "\u{FFFD}", "é", "É", "x-y_1", "hre", "a\0", "\0"].map(String::from));
+        candidates.extend(
+            ["href", "HREF", "a\u{FFFD}", "\u{FFFD}", "é", "É", "x-y_1", "hre", "a\0", "\0", "a\u{FFFD}b"]
+                .map(String::from),
+        );
         let mut byte_compared = 0;
         for raw in raws {
             for c in &candidates {
@@ -671,5 +683,14 @@ mod tests {
             byte_compared += usize::from(raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F));
         }
         assert_eq!(byte_compared, 7, "the byte comparison is tested on the ASCII names");
+    }
+
+    proptest::proptest! {
+        /// What `name_is` relies on to answer `false` for bytes longer than
+        /// the name: decoding never makes a name shorter than its bytes.
+        #[test]
+        fn decoded_names_are_never_shorter(raw in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..24)) {
+            proptest::prop_assert!(decode::name(&raw, None).len() >= raw.len());
+        }
     }
 }
