@@ -855,9 +855,10 @@ fn compound_key(c: &Compound) -> (u64, u64) {
 }
 
 /// A few element names (ASCII-lowercase), asked about once per start tag
-/// ([`Program::reads_attributes_of`]): a 64-bit filter of the names'
-/// lengths and first bytes answers most names that are not in the set
-/// without comparing strings (the shadow asks for every start tag; a
+/// with attributes ([`Program::reads_attributes_of`]): a 64-bit filter of
+/// the names' lengths and first bytes answers most names that are not in
+/// the set without comparing strings (the shadow asks for every start tag
+/// with attributes; a
 /// binary search with its string comparisons cost about 27 instructions a
 /// tag with one name in the set).
 #[derive(Debug, Clone)]

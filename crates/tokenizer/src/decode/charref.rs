@@ -473,8 +473,9 @@ mod tests {
     }
 
     /// The compile-time first-byte table holds, for every byte, what the
-    /// first step's two binary searches over the whole table find; and
-    /// every name has a first byte in its range.
+    /// first step's two binary searches over the whole table find (the
+    /// same range, or an empty one), and the table it indexes is sorted
+    /// bytewise, as both rely on.
     #[test]
     fn first_byte_ranges_are_the_binary_searches() {
         let all = &NAMED_REFERENCES[..];
