@@ -453,6 +453,9 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// Per program rule: none of its handler groups has end handlers
     /// (see [`Core::start_tag_matched`]).
     no_end_handlers: Vec<bool>,
+    /// No rule has end handlers (every entry of `no_end_handlers`): the
+    /// test per matched rule in [`Core::opened_alone`] is then known.
+    no_end_handlers_at_all: bool,
     doc: DocHandlers<'h, K>,
     has_content_rules: bool,
     /// Content rules or document-wide text handlers: text nodes (and
@@ -592,7 +595,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         settle_on: Option<Box<[&'static str]>>,
     ) -> Self {
         let has_content_rules = rules.iter().any(|r| !r.text.is_empty() || !r.comments.is_empty());
-        let no_end_handlers = rule_map.iter().map(|gs| gs.iter().all(|&g| rules[g as usize].end.is_empty())).collect();
+        let no_end_handlers: Vec<bool> =
+            rule_map.iter().map(|gs| gs.iter().all(|&g| rules[g as usize].end.is_empty())).collect();
         let mode = shadow.initial_text_mode();
         let unobserved = matcher.is_none() && doc.text.is_empty();
         let content_handlers = has_content_rules || !doc.text.is_empty();
@@ -613,6 +617,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             },
             rules,
             rule_aliases: rule_map.iter().any(|g| g.len() > 1),
+            no_end_handlers_at_all: no_end_handlers.iter().all(|&n| n),
             no_end_handlers,
             rule_map,
             doc,
@@ -1353,7 +1358,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.events.actions.last()
             && !self.has_content_rules
             && !self.rule_aliases
-            && self.events.rules[rules.clone()].iter().all(|r| self.no_end_handlers[r.0 as usize])
+            && (self.no_end_handlers_at_all
+                || self.events.rules[rules.clone()].iter().all(|r| self.no_end_handlers[r.0 as usize]))
         {
             let (element, name, rules) = ((*id, *ns, *origin, *self_closing), name.clone(), rules.clone());
             self.events.actions.clear();
