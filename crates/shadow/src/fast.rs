@@ -569,16 +569,18 @@ impl Builder {
     fn table_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, f: u16, known: Option<u32>, s: &mut S) {
         self.skip_newline = false;
         if f & CLOSES_CELL != 0 {
-            // "Close the cell".
+            // "Close the cell" with the cell the current node (checked by
+            // `table_fast_start_flags`): generating implied end tags pops
+            // nothing and popping until a cell pops just it — the common
+            // case of `Builder::close_the_cell`, without its searches (those
+            // cost 31.412 → 31.540 instructions a byte with ten selectors).
             let c = self.implied();
             self.pop(s, c);
             self.fmt.clear_to_last_marker();
             self.mode = InsertionMode::InRow;
             if known == Some(Self::TR) {
-                // "In row", a `tr`: the row is closed, then "in table body".
-                let c = self.implied();
-                self.pop(s, c);
-                self.mode = InsertionMode::InTableBody;
+                // "In row", a `tr` with the row in table scope.
+                self.close_the_row(s);
             }
         }
         self.insert_html_element_known(s, t, known);

@@ -432,11 +432,19 @@ impl Builder {
         if !self.has_element_in_table_scope("tr") {
             return self.ignore(s, "no tr in table scope");
         }
+        self.close_the_row(s);
+        self.by_mode(self.mode, tok, s);
+    }
+
+    /// "In row", what a tag that closes the row does once a `tr` is in
+    /// table scope: clear the stack back to a table row context, pop the
+    /// `tr`, switch to "in table body" (the table fast path's `<tr>` in a
+    /// cell does it too).
+    pub(crate) fn close_the_row<S: EventSink + ?Sized>(&mut self, s: &mut S) {
         self.clear_stack_back_to_table_row_context(s);
         let c = self.implied();
         self.pop(s, c);
         self.mode = InsertionMode::InTableBody;
-        self.by_mode(self.mode, tok, s);
     }
 
     /// [Close the cell](https://html.spec.whatwg.org/multipage/parsing.html#close-the-cell).
