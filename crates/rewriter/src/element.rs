@@ -1994,4 +1994,30 @@ mod tests {
         assert_eq!(String::from_utf8(out)?, want);
         Ok(())
     }
+
+    /// `get_attribute` and `has_attribute` find an attribute by the name
+    /// `attributes()` lists (U+0000 and invalid UTF-8 read as U+FFFD), in a
+    /// UTF-8 document (read from the token) and in windows-1252 (decoded).
+    #[test]
+    fn attributes_are_found_by_their_decoded_names() -> Result<(), Box<dyn std::error::Error>> {
+        for label in ["utf-8", "windows-1252"] {
+            let found = std::cell::RefCell::new(Vec::new());
+            let settings = crate::Settings::new().encoding(label)?.element("p", |el| {
+                let listed: Vec<String> = el.attributes().iter().map(|a| a.name.clone()).collect();
+                let read = |n: &str| (el.get_attribute(n), el.has_attribute(n));
+                found.borrow_mut().push((listed, read("a\u{FFFD}"), read("a\0"), read("b")));
+                Ok(())
+            });
+            let mut r = crate::Rewriter::new(settings, |_: &[u8]| {})?;
+            r.write(b"<p a\0=1 B=2 b=3>")?;
+            let _sink = r.end()?;
+            let yes = |v: &str| (Some(v.to_string()), true);
+            assert_eq!(
+                found.into_inner(),
+                [(vec!["a\u{FFFD}".to_string(), "b".into()], yes("1"), (None, false), yes("2"))],
+                "{label}"
+            );
+        }
+        Ok(())
+    }
 }

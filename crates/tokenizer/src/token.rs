@@ -129,8 +129,8 @@ fn name_is(raw: &[u8], lowercase: &str) -> bool {
 }
 
 /// Whether `raw`, ASCII-lowercased, is `lowercase` byte for byte: the
-/// comparison of [`Token::tag_name_is`] and [`Token::attribute`] (`name_is`
-/// stops at NUL too). By index, which compiles to a shorter loop than a zip.
+/// comparison of [`Token::tag_name_is`] (`name_is` stops at NUL too). By
+/// index, which compiles to a shorter loop than a zip.
 #[inline(always)]
 fn lowercased_eq(raw: &[u8], lowercase: &[u8]) -> bool {
     if raw.len() != lowercase.len() {
@@ -442,12 +442,12 @@ impl<'a> Token<'a> {
         name_is(span.name.slice(self.raw), lowercase)
     }
 
-    /// For tags: the decoded value of the first attribute named `lowercase`
-    /// (ASCII case-insensitive), if any.
+    /// For tags: the decoded value of the first attribute whose decoded name
+    /// ([`Token::attribute_name_is`]: ASCII-lowercased, U+0000 and invalid
+    /// UTF-8 → U+FFFD) is `lowercase`, if any.
     pub fn attribute(&self, lowercase: &str) -> Option<Cow<'a, str>> {
-        let want = lowercase.as_bytes();
         self.attributes.iter().find_map(|span| {
-            lowercased_eq(span.name.slice(self.raw), want).then(|| match span.value {
+            name_is(span.name.slice(self.raw), lowercase).then(|| match span.value {
                 Some(v) => decode::attribute_value(v.slice(self.raw), None),
                 None => Cow::Borrowed(""),
             })
@@ -683,6 +683,38 @@ mod tests {
             byte_compared += usize::from(raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F));
         }
         assert_eq!(byte_compared, 7, "the byte comparison is tested on the ASCII names");
+    }
+
+    /// `Token::attribute` finds an attribute by its decoded name, as
+    /// `Token::attributes` lists it: a name with NUL or invalid UTF-8 is
+    /// found by its U+FFFD, not by its bytes; the first of a name wins.
+    #[test]
+    fn attribute_finds_the_decoded_name() {
+        let mut found = Vec::new();
+        let mut sink = crate::TagNamePolicy(|t: &Token<'_>| {
+            if t.kind() == TokenKind::StartTag {
+                for name in ["a\u{FFFD}", "a\0", "b\u{FFFD}", "b\u{FF}", "href", "c", "x"] {
+                    found.push((name, t.attribute(name).map(Cow::into_owned)));
+                }
+            }
+        });
+        let mut tokenizer = crate::Tokenizer::new();
+        tokenizer.feed(b"<p a\0=1 b\xff=2 HREF=3 href=4 c>", &mut sink);
+        tokenizer.finish(&mut sink);
+        drop(sink);
+        let some = |v: &str| Some(v.to_string());
+        assert_eq!(
+            found,
+            [
+                ("a\u{FFFD}", some("1")),
+                ("a\0", None),
+                ("b\u{FFFD}", some("2")),
+                ("b\u{FF}", None),
+                ("href", some("3")),
+                ("c", some("")),
+                ("x", None),
+            ]
+        );
     }
 
     proptest::proptest! {
