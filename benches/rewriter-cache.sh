@@ -22,6 +22,13 @@
 # branch (orders of magnitude for current x86 cores, not measurements of
 # this one). The estimate only ranks the engines; the wall clock is
 # benches/benches/rewriter.rs.
+# A second run simulates a fully associative level-1 instruction cache of
+# the same size (`--I1=32768,512,64`, least recently used line out): its
+# misses ("I1 misses, fully associative") are those of capacity alone — the
+# code that runs between two uses of a line did not fit in 32 KiB —, which
+# do not depend on where the linker put each function, as the 8-way cache's
+# conflict misses do (code that moves without shrinking changes those, for
+# either engine, by a third and more).
 # Workloads default to "count10 rewrite text"; files to the three lol-html
 # bench pages (under $HTREWRITE_CORPUS when set, else tests/data/corpus/).
 set -euo pipefail
@@ -36,7 +43,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --chunk) chunk=$2; shift 2 ;;
     --workloads) workloads=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -51,17 +58,21 @@ trap 'rm -f "$profile"' EXIT
 
 echo "Per byte of input (callgrind cache and branch simulation, only the engine's run; ${#files[@]} files, $bytes bytes, chunks of $chunk bytes)"
 echo
-echo "| workload | engine | instructions | I1 misses | D1 misses | branch mispredictions | warm code, KiB | estimated cycles | lol_html ÷ htrewrite, instructions | lol_html ÷ htrewrite, estimated cycles |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| workload | engine | instructions | I1 misses | I1 misses, fully associative | D1 misses | branch mispredictions | warm code, KiB | estimated cycles | lol_html ÷ htrewrite, instructions | lol_html ÷ htrewrite, estimated cycles |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for workload in $workloads; do
   declare -A ir=() cycles=()
   for engine in htrewrite lol_html; do
     valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes --dump-instr=yes --compress-pos=no --callgrind-out-file="$profile" \
       --toggle-collect='*measured*' "$bin" --chunk "$chunk" "$engine" "$workload" "${files[@]}" >/dev/null 2>&1
+    # Capacity misses: the same run on a fully associative 32 KiB cache.
+    capacity=$(valgrind --tool=callgrind --cache-sim=yes --I1=32768,512,64 --callgrind-out-file=/dev/null \
+      --toggle-collect='*measured*' "$bin" --chunk "$chunk" "$engine" "$workload" "${files[@]}" 2>&1 >/dev/null |
+      sed -n 's/.*I1  misses: *\([0-9,]*\).*/\1/p' | tr -d ,)
     # The events line names the columns of the summary line.
-    out=$(python3 - "$profile" "$bytes" "$workload" "$engine" <<'EOF'
+    out=$(python3 - "$profile" "$bytes" "$workload" "$engine" "$capacity" <<'EOF'
 import collections, re, sys
-path, n, workload, engine = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+path, n, workload, engine, capacity = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 events = summary = None
 # Self cost per 64-byte line of code (per object file): the cost lines are
 # "address line Ir ...", each after a "calls=" line being the call's, skipped.
@@ -88,7 +99,7 @@ ir, i1 = e["Ir"], e["I1mr"]
 d1 = e["D1mr"] + e["D1mw"]
 br = e["Bcm"] + e["Bim"]
 cyc = ir / 4 + 12 * i1 + 4 * d1 + 15 * br
-print(f"| {workload} | {engine} | {ir / n:.1f} | {i1 / n:.3f} | {d1 / n:.3f} | {br / n:.3f} | {warm:.1f} | {cyc / n:.1f} | | |")
+print(f"| {workload} | {engine} | {ir / n:.1f} | {i1 / n:.3f} | {capacity / n:.3f} | {d1 / n:.3f} | {br / n:.3f} | {warm:.1f} | {cyc / n:.1f} | | |")
 print(ir, cyc)
 EOF
 )
@@ -96,7 +107,7 @@ EOF
     read -r i c <<<"$(echo "$out" | tail -n 1)"
     ir[$engine]=$i cycles[$engine]=$c
   done
-  python3 -c "import sys; a, b, c, d = map(float, sys.argv[1:5]); print(f'| {sys.argv[5]} | ratio | | | | | | | {a / b:.2f}× | {c / d:.2f}× |')" \
+  python3 -c "import sys; a, b, c, d = map(float, sys.argv[1:5]); print(f'| {sys.argv[5]} | ratio | | | | | | | | {a / b:.2f}× | {c / d:.2f}× |')" \
     "${ir[lol_html]}" "${ir[htrewrite]}" "${cycles[lol_html]}" "${cycles[htrewrite]}" "$workload"
   unset ir cycles
 done
