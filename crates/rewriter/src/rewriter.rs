@@ -548,6 +548,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
         Ok(true)
     }
 
+    #[inline]
     fn feed(&mut self, chunk: &[u8]) -> Result<(), RewritingError> {
         match &mut self.front {
             None => self.read(chunk)?,
@@ -564,6 +565,7 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     }
 
     /// The parse reads `bytes` (tokenizer bytes) after what it has queued.
+    #[inline]
     fn read(&mut self, bytes: &[u8]) -> Result<(), RewritingError> {
         if !self.parse.is_empty() {
             self.parse.push_input(bytes);
@@ -611,7 +613,9 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// content or nothing is left (then a deferred end of input comes).
     /// A pause in queued bytes hands their buffer back as it is.
     fn read_queued(&mut self) -> Result<(), RewritingError> {
-        while let Some((bytes, from, level)) = self.parse.next() {
+        while !self.parse.is_empty()
+            && let Some((bytes, from, level)) = self.parse.next()
+        {
             let taken = self.tokenize(&bytes[from..], level)?;
             if from + taken < bytes.len() || !self.core.parse_inserts.is_empty() {
                 let inserts = std::mem::take(&mut self.core.parse_inserts);
