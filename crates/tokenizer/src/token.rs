@@ -691,17 +691,18 @@ mod tests {
     #[test]
     fn attribute_finds_the_decoded_name() {
         let mut found = Vec::new();
-        let mut sink = crate::TagNamePolicy(|t: &Token<'_>| {
-            if t.kind() == TokenKind::StartTag {
-                for name in ["a\u{FFFD}", "a\0", "b\u{FFFD}", "b\u{FF}", "href", "c", "x"] {
-                    found.push((name, t.attribute(name).map(Cow::into_owned)));
+        {
+            let mut sink = crate::TagNamePolicy(|t: &Token<'_>| {
+                if t.kind() == TokenKind::StartTag {
+                    for name in ["a\u{FFFD}", "a\0", "b\u{FFFD}", "b\u{FF}", "href", "c", "x"] {
+                        found.push((name, t.attribute(name).map(Cow::into_owned)));
+                    }
                 }
-            }
-        });
-        let mut tokenizer = crate::Tokenizer::new();
-        tokenizer.feed(b"<p a\0=1 b\xff=2 HREF=3 href=4 c>", &mut sink);
-        tokenizer.finish(&mut sink);
-        drop(sink);
+            });
+            let mut tokenizer = crate::Tokenizer::new();
+            tokenizer.feed(b"<p a\0=1 b\xff=2 HREF=3 href=4 c>", &mut sink);
+            tokenizer.finish(&mut sink);
+        }
         let some = |v: &str| Some(v.to_string());
         assert_eq!(
             found,
