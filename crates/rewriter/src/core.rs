@@ -450,12 +450,11 @@ pub(crate) struct Core<'h, K: HandlerKind> {
     /// Some program rule has several groups: the groups of an element's
     /// rules are then sorted, so that they run in registration order.
     rule_aliases: bool,
-    /// Per program rule: none of its handler groups has end handlers
-    /// (see [`Core::start_tag_matched`]).
-    no_end_handlers: Vec<bool>,
-    /// No rule has end handlers (every entry of `no_end_handlers`): the
-    /// test per matched rule in [`Core::opened_alone`] is then known.
-    no_end_handlers_at_all: bool,
+    /// Per program rule: whether one of its handler groups has end
+    /// handlers (see [`Core::start_tag_matched`]); `None` when no rule has
+    /// any, so that [`Core::opened_alone`] does not test matched rules one
+    /// by one then.
+    end_handler_rules: Option<Box<[bool]>>,
     doc: DocHandlers<'h, K>,
     has_content_rules: bool,
     /// Content rules or document-wide text handlers: text nodes (and
@@ -595,8 +594,8 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         settle_on: Option<Box<[&'static str]>>,
     ) -> Self {
         let has_content_rules = rules.iter().any(|r| !r.text.is_empty() || !r.comments.is_empty());
-        let no_end_handlers: Vec<bool> =
-            rule_map.iter().map(|gs| gs.iter().all(|&g| rules[g as usize].end.is_empty())).collect();
+        let end_handler_rules: Box<[bool]> =
+            rule_map.iter().map(|gs| gs.iter().any(|&g| !rules[g as usize].end.is_empty())).collect();
         let mode = shadow.initial_text_mode();
         let unobserved = matcher.is_none() && doc.text.is_empty();
         let content_handlers = has_content_rules || !doc.text.is_empty();
@@ -617,8 +616,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             },
             rules,
             rule_aliases: rule_map.iter().any(|g| g.len() > 1),
-            no_end_handlers_at_all: no_end_handlers.iter().all(|&n| n),
-            no_end_handlers,
+            end_handler_rules: end_handler_rules.contains(&true).then_some(end_handler_rules),
             rule_map,
             doc,
             has_content_rules,
@@ -1358,8 +1356,10 @@ impl<'h, K: HandlerKind> Core<'h, K> {
             self.events.actions.last()
             && !self.has_content_rules
             && !self.rule_aliases
-            && (self.no_end_handlers_at_all
-                || self.events.rules[rules.clone()].iter().all(|r| self.no_end_handlers[r.0 as usize]))
+            && self
+                .end_handler_rules
+                .as_ref()
+                .is_none_or(|ends| !self.events.rules[rules.clone()].iter().any(|r| ends[r.0 as usize]))
         {
             let (element, name, rules) = ((*id, *ns, *origin, *self_closing), name.clone(), rules.clone());
             self.events.actions.clear();

@@ -613,6 +613,8 @@ impl<'h, O: OutputSink, K: HandlerKind> Rewriter<'h, O, K> {
     /// content or nothing is left (then a deferred end of input comes).
     /// A pause in queued bytes hands their buffer back as it is.
     fn read_queued(&mut self) -> Result<(), RewritingError> {
+        // `next` answers `None` for an empty queue too; the test first
+        // spares every chunk without parsed content the call.
         while !self.parse.is_empty()
             && let Some((bytes, from, level)) = self.parse.next()
         {
