@@ -195,6 +195,12 @@ impl Builder {
 
     /// Pops the current node.
     pub(crate) fn pop<S: EventSink + ?Sized>(&mut self, s: &mut S, cause: CloseCause) {
+        self.pop_inlined(s, cause);
+    }
+
+    /// [`Builder::pop`] in line, for the fast path's end tag (most pops).
+    #[inline(always)]
+    pub(crate) fn pop_inlined<S: EventSink + ?Sized>(&mut self, s: &mut S, cause: CloseCause) {
         if let Some(e) = self.stack.pop() {
             s.event(Event::ElementClosed { id: e.id, cause });
             if e.ns == Namespace::Html && !self.selects.is_empty() {

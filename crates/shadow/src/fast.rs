@@ -475,7 +475,7 @@ impl Builder {
     #[inline(always)]
     fn fast_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, adopted: bool, s: &mut S) {
         self.skip_newline = false;
-        self.pop(s, CloseCause::EndTag { span: t.span });
+        self.pop_inlined(s, CloseCause::EndTag { span: t.span });
         if adopted {
             self.fmt.kill_last();
         }
