@@ -183,6 +183,17 @@ pub struct Program {
     /// and every start state has a key (no attribute keys, no unkeyed
     /// start state) in a program with sparse records; else empty.
     pub(crate) by_tag: Option<IdMap<TagStart>>,
+    /// With [`Program::by_tag`], the known names (a bit per
+    /// [`KnownName::index`]) whose elements no start state can match (none
+    /// is keyed by their tag) and of which the matcher keeps nothing on its
+    /// own: not HTML `head` (whose id it keeps), and in a program that is
+    /// not flat no formatting element (which it follows for the adoption
+    /// agency). In a flat program such an element matches nothing and
+    /// changes nothing; in another, when nothing is kept for moves and its
+    /// parent has no record (no state for it to match either)
+    /// ([`Matcher::element_opened`](crate::Matcher::element_opened)). No
+    /// bit is set in other programs.
+    pub(crate) unmatched_known: [u64; KNOWN_WORDS],
     pub(crate) needs_type_counts: bool,
     /// `:first-child` or `:nth-child` somewhere: parents count their children.
     pub(crate) needs_child_counts: bool,
@@ -381,6 +392,34 @@ pub(crate) fn known_tags() -> &'static [KnownTag; KnownName::COUNT] {
         out
     };
     &TABLE
+}
+
+/// The words of a bit set of the known names ([`KnownName::index`]).
+pub(crate) const KNOWN_WORDS: usize = KnownName::COUNT.div_ceil(64);
+
+/// [`Program::unmatched_known`] of a program whose start states are
+/// `by_tag` (`flat`: [`Program::flat`]): every known name but those whose
+/// tag key has start states, HTML `head`, and unless `flat` the formatting
+/// elements. A few tag keys are looked for in the table of known names;
+/// many, each name is looked up among them.
+fn unmatched_known(by_tag: &IdMap<TagStart>, flat: bool) -> [u64; KNOWN_WORDS] {
+    let table = known_tags();
+    let mut bits = [0u64; KNOWN_WORDS];
+    for (i, t) in table.iter().enumerate() {
+        if flat || !t.formatting {
+            bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+    let mut clear = |i: usize| bits[i / 64] &= !(1 << (i % 64));
+    if by_tag.len() <= 8 {
+        for key in by_tag.keys() {
+            table.iter().enumerate().filter(|(_, t)| t.key == *key).for_each(|(i, _)| clear(i));
+        }
+    } else {
+        table.iter().enumerate().filter(|(_, t)| by_tag.contains_key(&t.key)).for_each(|(i, _)| clear(i));
+    }
+    clear(KnownName::of(Namespace::Html, "head").expect("known").index());
+    bits
 }
 
 /// A map keyed by hashes and node ids (FxHash: neither is chosen by the input).
@@ -622,6 +661,7 @@ impl Program {
                 needs_attribute_keys: false,
                 value_key_names: KeyFilter::default(),
                 by_tag: None,
+                unmatched_known: [0; KNOWN_WORDS],
                 needs_type_counts: false,
                 needs_child_counts: false,
                 flat: false,
@@ -676,6 +716,7 @@ impl Program {
             for t in by_tag.values_mut() {
                 t.pure = PureStart::new(&t.states, &p);
             }
+            p.unmatched_known = unmatched_known(&by_tag, p.flat);
             p.by_tag = Some(by_tag);
         }
         p.attribute_readers = attribute_readers(&p, false);

@@ -14,8 +14,8 @@ use htrewrite_shadow::{
 
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
-    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, NsTest, Program, RuleId, State,
-    StateSet, Test, attribute_value_key, key, known_tags,
+    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, KNOWN_WORDS, NsTest, Program,
+    RuleId, State, StateSet, Test, attribute_value_key, key, known_tags,
 };
 use crate::work::tick;
 
@@ -95,6 +95,13 @@ impl ElementInfo<'_> {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Elements [`Matcher::element_opened`] answered by its known-name
+    /// test, without the full path (unit tests count them).
+    pub(crate) static PREFILTERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// Per-document matching state, driven by the shadow's events.
 ///
 /// Each element is matched **when it is inserted**, against its ancestors
@@ -138,6 +145,10 @@ impl ElementInfo<'_> {
 #[derive(Debug)]
 pub struct Matcher {
     program: Arc<Program>,
+    /// The program's [`Program::unmatched_known`] and [`Program::flat`]
+    /// (read for every element).
+    unmatched_known: [u64; KNOWN_WORDS],
+    flat: bool,
     records: Records,
     /// The record of an element that has none (never changed).
     empty: Record,
@@ -573,6 +584,8 @@ impl Matcher {
         Matcher {
             rule_marks: vec![0; program.rules.len()],
             public_marks: vec![0; program.public_len],
+            unmatched_known: program.unmatched_known,
+            flat: program.flat,
             program,
             records,
             empty: Record::default(),
@@ -861,8 +874,38 @@ impl Matcher {
     /// assert_eq!(m.element_opened(&el), [RuleId(0), RuleId(1)]);
     /// # Ok::<(), htrewrite_selectors::SelectorError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn element_opened(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
+        // The common case of a program of tag-keyed compounds (`a[href]`,
+        // `head`; `ul > li`): an element of another known name, in line at
+        // the caller. What the full path finds then: no start state for its
+        // only key (its tag), and in a program that is not flat no state
+        // from its parent (no record: the parent left none) and nothing to
+        // keep for moves (none kept so far, and no formatting element).
+        if let Some(k) = element.known
+            && self.unmatched_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
+            && match element.position {
+                Position::Detached => false,
+                _ if self.flat => true,
+                Position::Append { parent } | Position::AppendToTemplateContents { template: parent } => {
+                    !self.records.may_hold(parent) && self.formatting_open.is_empty() && self.movables.map.is_empty()
+                }
+                Position::InsertBefore { .. } => false,
+            }
+        {
+            #[cfg(test)]
+            PREFILTERED.set(PREFILTERED.get() + 1);
+            self.out.clear();
+            return &self.out;
+        }
+        self.element_opened_full(element)
+    }
+
+    /// [`Matcher::element_opened`] past its test of the known name (the
+    /// whole way for every element: the reference the test
+    /// `known_name_prefilter_is_the_full_path` compares it with).
+    #[inline(never)]
+    pub(crate) fn element_opened_full(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
         if element.position == Position::Detached {
             self.defer(element);
         } else {
@@ -1026,7 +1069,7 @@ impl Matcher {
     /// Matches an element placed in the document, and keeps what a later
     /// move needs ([`Movable`]; `after`: the movable element it follows in
     /// stack order, if not last).
-    #[inline]
+    #[inline(always)]
     fn open(&mut self, el: &ElementInfo<'_>, after: Option<NodeId>) {
         if self.program.flat {
             self.evaluate_placed(el);

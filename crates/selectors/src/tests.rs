@@ -236,3 +236,79 @@ fn name_set_finds_exactly_its_names() {
         }
     }
 }
+
+/// `Matcher::element_opened`'s known-name test (`Program::unmatched_known`)
+/// answers only for elements that the full path would find matching
+/// nothing, and that leave nothing it keeps: every `#data` document of the
+/// vendored html5lib tree-construction suite and every vendored corpus page,
+/// through the shadow, each element opened on two matchers — one with the
+/// test, one always the whole way (`element_opened_full`) — gives the same
+/// rules and the same kept records after every event. The programs are of
+/// tag-keyed compounds, flat (`a[href]`, `head`) or not (`ul > li`, the
+/// bench's ten selectors, descendants and tables), where the test applies,
+/// and others where it must never answer (a class, a sibling, a universal
+/// selector, an attribute key).
+#[test]
+fn known_name_prefilter_is_the_full_path() {
+    use crate::ElementInfo;
+    use crate::matcher::PREFILTERED;
+    let programs: &[(&[&str], bool)] = &[
+        (&["a[href]", "head"], true),
+        (&["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"], true),
+        (&["ul > li", "table td"], true),
+        (&["div p", "b", "svg|rect"], true),
+        (&["td > a", "select option"], true),
+        (&["p.x"], false),
+        (&["li + li"], false),
+        (&["*"], false),
+        (&["[href]"], false),
+    ];
+    let root = htrewrite_testkit::corpus::workspace_root();
+    let dir = root.join("tests/data/html5lib-tests/tree-construction");
+    let mut docs: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "dat")) {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (i, case) in text.split("\n#data\n").enumerate() {
+            let case = case.strip_prefix("#data\n").unwrap_or(case);
+            let Some((data, _)) = case.split_once("\n#errors") else { continue };
+            docs.push((format!("{}#{i}", path.file_name().unwrap().to_string_lossy()), data.as_bytes().to_vec()));
+        }
+    }
+    assert!(docs.len() > 1000, "html5lib cases read: {}", docs.len());
+    let pages = htrewrite_testkit::corpus::vendored_html_pages();
+    assert!(!pages.is_empty());
+    for (name, path) in &pages {
+        docs.push((name.clone(), std::fs::read(path).unwrap()));
+    }
+    let namespaces = crate::Namespaces::default().declare("svg", "http://www.w3.org/2000/svg");
+    for &(selectors, applies) in programs {
+        let lists: Vec<_> = selectors.iter().map(|s| crate::SelectorList::parse(s).unwrap()).collect();
+        let program = Arc::new(Program::from_lists(&lists, &namespaces).unwrap());
+        let before = PREFILTERED.get();
+        for (name, doc) in &docs {
+            let mut with_test = Matcher::new(Arc::clone(&program));
+            let mut full = Matcher::new(Arc::clone(&program));
+            let sink = |e: Event<'_>| {
+                if let Event::ElementOpened { id, name: el, ns, known, attrs, position, .. } = e {
+                    let info = ElementInfo { id, name: el, ns, known, attrs, position };
+                    let a = with_test.element_opened(&info).to_vec();
+                    let b = full.element_opened_full(&info).to_vec();
+                    assert_eq!(a, b, "{selectors:?}, {name}: the rules of <{el}>");
+                } else {
+                    with_test.event(&e);
+                    full.event(&e);
+                }
+                assert_eq!(with_test.live_records(), full.live_records(), "{selectors:?}, {name}: kept records");
+            };
+            let mut sink = ShadowSink::new(Shadow::new(ShadowOptions::default()), sink);
+            let mut tokenizer = Tokenizer::new();
+            tokenizer.feed(doc, &mut sink);
+            tokenizer.finish(&mut sink);
+            sink.finish();
+        }
+        let taken = PREFILTERED.get() - before;
+        assert_eq!(taken > 0, applies, "{selectors:?}: {taken} elements answered by the known-name test");
+    }
+}
