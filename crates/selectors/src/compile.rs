@@ -184,16 +184,25 @@ pub struct Program {
     /// start state) in a program with sparse records; else empty.
     pub(crate) by_tag: Option<IdMap<TagStart>>,
     /// With [`Program::by_tag`], the known names (a bit per
-    /// [`KnownName::index`]) whose elements no start state can match (none
-    /// is keyed by their tag) and of which the matcher keeps nothing on its
-    /// own: not HTML `head` (whose id it keeps), and in a program that is
-    /// not flat no formatting element (which it follows for the adoption
-    /// agency). In a flat program such an element matches nothing and
-    /// changes nothing; in another, when nothing is kept for moves and its
-    /// parent has no record (no state for it to match either)
+    /// [`KnownName::index`]) whose elements' start states decide their
+    /// match alone, as [`Program::known_answer`] says, and of which the
+    /// matcher keeps nothing on its own: no start state is keyed by their
+    /// tag, or those keyed by it are one type selector and nothing else
+    /// ([`PureStart`]) that leaves no state for descendants or children;
+    /// not HTML `head` (whose id the matcher keeps), and in a program that
+    /// is not flat no formatting element (which it follows for the adoption
+    /// agency). In a flat program such an element's match is the answer and
+    /// it changes nothing else; in another, when nothing is kept for moves
+    /// and its parent has no record (no state for it to match either)
     /// ([`Matcher::element_opened`](crate::Matcher::element_opened)). No
     /// bit is set in other programs.
-    pub(crate) unmatched_known: [u64; KNOWN_WORDS],
+    pub(crate) answered_known: [u64; KNOWN_WORDS],
+    /// By [`KnownName::index`], for the names of
+    /// [`Program::answered_known`]: the one rule their elements match, or
+    /// [`NO_RULE`]. Empty in programs without [`Program::by_tag`].
+    pub(crate) known_answer: Box<[u16]>,
+    /// The names of [`Program::answered_known`] whose answer is a rule.
+    pub(crate) ruled_known: [u64; KNOWN_WORDS],
     pub(crate) needs_type_counts: bool,
     /// `:first-child` or `:nth-child` somewhere: parents count their children.
     pub(crate) needs_child_counts: bool,
@@ -377,49 +386,124 @@ pub(crate) struct KnownTag {
 /// compile time (no lazy initialization to check at each look-up).
 #[inline]
 pub(crate) fn known_tags() -> &'static [KnownTag; KnownName::COUNT] {
-    static TABLE: [KnownTag; KnownName::COUNT] = {
-        let mut out = [const { KnownTag { key: 0, formatting: false, special: false } }; KnownName::COUNT];
-        let mut i = 0;
-        while let Some(k) = KnownName::from_index(i) {
-            let (ns, name) = (k.namespace(), k.name());
-            out[i] = KnownTag {
-                key: key(KEY_TAG, name),
-                formatting: is_formatting(ns, name),
-                special: is_special(ns, name),
-            };
-            i += 1;
-        }
-        out
-    };
-    &TABLE
+    &KNOWN_TAGS
 }
+
+/// The table of [`known_tags`].
+static KNOWN_TAGS: [KnownTag; KnownName::COUNT] = {
+    let mut out = [const { KnownTag { key: 0, formatting: false, special: false } }; KnownName::COUNT];
+    let mut i = 0;
+    while let Some(k) = KnownName::from_index(i) {
+        let (ns, name) = (k.namespace(), k.name());
+        out[i] =
+            KnownTag { key: key(KEY_TAG, name), formatting: is_formatting(ns, name), special: is_special(ns, name) };
+        i += 1;
+    }
+    out
+};
+
+/// The known names' tag keys with their indexes, sorted by key (names of
+/// several namespaces share a key: [`known_of_key`]). Sorted at compile time.
+static KEYS_SORTED: [(u64, u16); KnownName::COUNT] = {
+    let mut out = [(0u64, 0u16); KnownName::COUNT];
+    let mut i = 0;
+    while i < KnownName::COUNT {
+        // Insertion sort: 243 entries, once, by the compiler.
+        let e = (KNOWN_TAGS[i].key, i as u16);
+        let mut j = i;
+        while j > 0 && out[j - 1].0 > e.0 {
+            out[j] = out[j - 1];
+            j -= 1;
+        }
+        out[j] = e;
+        i += 1;
+    }
+    out
+};
+
+/// The indexes of the known names whose tag key is `key`.
+fn known_of_key(key: u64) -> impl Iterator<Item = usize> {
+    let from = KEYS_SORTED.partition_point(|&(k, _)| k < key);
+    KEYS_SORTED[from..].iter().take_while(move |&&(k, _)| k == key).map(|&(_, i)| usize::from(i))
+}
+
+/// The known names a program's known-name test may answer for before its
+/// start states are seen ([`known_answers`]): all but HTML `head`, and in a
+/// program that is not flat (`[0]`; flat: `[1]`) not the formatting
+/// elements. Made at compile time.
+static ANSWERABLE: [[u64; KNOWN_WORDS]; 2] = {
+    let mut out = [[0u64; KNOWN_WORDS]; 2];
+    let mut i = 0;
+    while let Some(k) = KnownName::from_index(i) {
+        let head = matches!(k.namespace(), Namespace::Html) && k.name().len() == 4 && {
+            let b = k.name().as_bytes();
+            b[0] == b'h' && b[1] == b'e' && b[2] == b'a' && b[3] == b'd'
+        };
+        if !head {
+            out[1][i / 64] |= 1 << (i % 64);
+            if !KNOWN_TAGS[i].formatting {
+                out[0][i / 64] |= 1 << (i % 64);
+            }
+        }
+        i += 1;
+    }
+    out
+};
 
 /// The words of a bit set of the known names ([`KnownName::index`]).
 pub(crate) const KNOWN_WORDS: usize = KnownName::COUNT.div_ceil(64);
 
-/// [`Program::unmatched_known`] of a program whose start states are
-/// `by_tag` (`flat`: [`Program::flat`]): every known name but those whose
-/// tag key has start states, HTML `head`, and unless `flat` the formatting
-/// elements. A few tag keys are looked for in the table of known names;
-/// many, each name is looked up among them.
-fn unmatched_known(by_tag: &IdMap<TagStart>, flat: bool) -> [u64; KNOWN_WORDS] {
-    let table = known_tags();
-    let mut bits = [0u64; KNOWN_WORDS];
-    for (i, t) in table.iter().enumerate() {
-        if flat || !t.formatting {
-            bits[i / 64] |= 1 << (i % 64);
+/// [`Program::known_answer`] of a name whose elements match no rule.
+pub(crate) const NO_RULE: u16 = u16::MAX;
+
+/// [`Program::answered_known`], [`Program::ruled_known`] and
+/// [`Program::known_answer`] of a program whose start states are `by_tag`
+/// (`flat`: [`Program::flat`]): every known name of [`ANSWERABLE`] whose
+/// tag key has no start states (no rule), or has [`PureStart`] states that
+/// leave no state and complete one rule (that rule when the name is theirs,
+/// as the matcher's evaluation compares it, else none). Each tag key's known
+/// names are looked up in [`KEYS_SORTED`]; the table of answers is
+/// allocated only when some name is answered with a rule.
+fn known_answers(by_tag: &IdMap<TagStart>, flat: bool) -> ([u64; KNOWN_WORDS], [u64; KNOWN_WORDS], Box<[u16]>) {
+    let mut answered = ANSWERABLE[usize::from(flat)];
+    let mut ruled = [0u64; KNOWN_WORDS];
+    // Allocated for the first name answered with a rule.
+    let mut answer: Vec<u16> = Vec::new();
+    for (&key, start) in by_tag {
+        for i in known_of_key(key) {
+            if answered[i / 64] >> (i % 64) & 1 == 0 {
+                continue;
+            }
+            let k = KnownName::from_index(i).expect("an index of the table");
+            let rule = match &start.pure {
+                Some(pure) if pure.desc.is_empty() && pure.child.is_empty() => {
+                    let same = match k.namespace() {
+                        Namespace::Html => pure.known_html == Some(k),
+                        _ => k.name() == &*pure.name.1,
+                    };
+                    match pure.rules[..] {
+                        _ if !same => Some(None),
+                        [] => Some(None),
+                        [r] if r.0 < u32::from(NO_RULE) => Some(Some(r.0 as u16)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            match rule {
+                None => answered[i / 64] &= !(1 << (i % 64)),
+                Some(None) => {}
+                Some(Some(r)) => {
+                    if answer.is_empty() {
+                        answer = vec![NO_RULE; KnownName::COUNT];
+                    }
+                    answer[i] = r;
+                    ruled[i / 64] |= 1 << (i % 64);
+                }
+            }
         }
     }
-    let mut clear = |i: usize| bits[i / 64] &= !(1 << (i % 64));
-    if by_tag.len() <= 8 {
-        for key in by_tag.keys() {
-            table.iter().enumerate().filter(|(_, t)| t.key == *key).for_each(|(i, _)| clear(i));
-        }
-    } else {
-        table.iter().enumerate().filter(|(_, t)| by_tag.contains_key(&t.key)).for_each(|(i, _)| clear(i));
-    }
-    clear(KnownName::of(Namespace::Html, "head").expect("known").index());
-    bits
+    (answered, ruled, answer.into_boxed_slice())
 }
 
 /// A map keyed by hashes and node ids (FxHash: neither is chosen by the input).
@@ -661,7 +745,9 @@ impl Program {
                 needs_attribute_keys: false,
                 value_key_names: KeyFilter::default(),
                 by_tag: None,
-                unmatched_known: [0; KNOWN_WORDS],
+                answered_known: [0; KNOWN_WORDS],
+                known_answer: Box::default(),
+                ruled_known: [0; KNOWN_WORDS],
                 needs_type_counts: false,
                 needs_child_counts: false,
                 flat: false,
@@ -716,7 +802,7 @@ impl Program {
             for t in by_tag.values_mut() {
                 t.pure = PureStart::new(&t.states, &p);
             }
-            p.unmatched_known = unmatched_known(&by_tag, p.flat);
+            (p.answered_known, p.ruled_known, p.known_answer) = known_answers(&by_tag, p.flat);
             p.by_tag = Some(by_tag);
         }
         p.attribute_readers = attribute_readers(&p, false);
@@ -1091,5 +1177,28 @@ mod tests {
         }
         assert!(table[KnownName::of(Namespace::Html, "b").expect("known").index()].formatting);
         assert!(table[KnownName::of(Namespace::Svg, "foreignObject").expect("known").index()].special);
+    }
+
+    /// The compile-time tables of the known-name answers: the keys sorted
+    /// with every index once, each key's names found; `head` never
+    /// answerable, formatting elements only in flat programs.
+    #[test]
+    fn known_answer_tables_are_their_definitions() {
+        let table = known_tags();
+        assert!(KEYS_SORTED.windows(2).all(|w| w[0].0 <= w[1].0));
+        let mut seen: Vec<usize> = KEYS_SORTED.iter().map(|&(_, i)| usize::from(i)).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..KnownName::COUNT).collect::<Vec<_>>());
+        for (i, t) in table.iter().enumerate() {
+            let mut same: Vec<usize> = known_of_key(t.key).collect();
+            same.sort_unstable();
+            let want: Vec<usize> = (0..KnownName::COUNT).filter(|&j| table[j].key == t.key).collect();
+            assert_eq!(same, want, "{}", KnownName::from_index(i).unwrap().name());
+            let k = KnownName::from_index(i).unwrap();
+            let head = k == KnownName::of(Namespace::Html, "head").unwrap();
+            let bit = |flat: bool| ANSWERABLE[usize::from(flat)][i / 64] >> (i % 64) & 1 != 0;
+            assert_eq!((bit(true), bit(false)), (!head, !head && !t.formatting), "{:?} {}", k.namespace(), k.name());
+        }
+        assert_eq!(known_of_key(key(KEY_TAG, "my-element")).count(), 0);
     }
 }

@@ -98,8 +98,10 @@ impl ElementInfo<'_> {
 #[cfg(test)]
 thread_local! {
     /// Elements [`Matcher::element_opened`] answered by its known-name
-    /// test, without the full path (unit tests count them).
+    /// tests without the full path, with no rule and with one (unit tests
+    /// count them).
     pub(crate) static PREFILTERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    pub(crate) static RULED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Per-document matching state, driven by the shadow's events.
@@ -145,9 +147,12 @@ thread_local! {
 #[derive(Debug)]
 pub struct Matcher {
     program: Arc<Program>,
-    /// The program's [`Program::unmatched_known`] and [`Program::flat`]
-    /// (read for every element).
-    unmatched_known: [u64; KNOWN_WORDS],
+    /// The program's [`Program::flat`] (read for every element).
+    /// Of the program's [`Program::answered_known`], the names answered
+    /// with no rule (tested in line) and those answered with one (tested
+    /// first in [`Matcher::element_opened_full`]).
+    unruled_known: [u64; KNOWN_WORDS],
+    ruled_known: [u64; KNOWN_WORDS],
     flat: bool,
     records: Records,
     /// The record of an element that has none (never changed).
@@ -584,7 +589,8 @@ impl Matcher {
         Matcher {
             rule_marks: vec![0; program.rules.len()],
             public_marks: vec![0; program.public_len],
-            unmatched_known: program.unmatched_known,
+            unruled_known: std::array::from_fn(|w| program.answered_known[w] & !program.ruled_known[w]),
+            ruled_known: program.ruled_known,
             flat: program.flat,
             program,
             records,
@@ -877,34 +883,63 @@ impl Matcher {
     #[inline(always)]
     pub fn element_opened(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
         // The common case of a program of tag-keyed compounds (`a[href]`,
-        // `head`; `ul > li`): an element of another known name, in line at
-        // the caller. What the full path finds then: no start state for its
-        // only key (its tag), and in a program that is not flat no state
-        // from its parent (no record: the parent left none) and nothing to
-        // keep for moves (none kept so far, and no formatting element).
+        // `head`; `ul > li`, `div`): an element of a known name whose start
+        // states decide alone (none, or a plain type selector), in line at
+        // the caller. What the full path finds then: those states' answer
+        // for its only key (its tag), and in a program that is not flat no
+        // state from its parent (no record: the parent left none) and
+        // nothing to keep for moves (none kept so far, and no formatting
+        // element).
         if let Some(k) = element.known
-            && self.unmatched_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
-            && match element.position {
-                Position::Detached => false,
-                _ if self.flat => true,
-                Position::Append { parent } | Position::AppendToTemplateContents { template: parent } => {
-                    !self.records.may_hold(parent) && self.formatting_open.is_empty() && self.movables.map.is_empty()
-                }
-                Position::InsertBefore { .. } => false,
-            }
+            && self.unruled_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
+            && self.answers_alone(element.position)
         {
             #[cfg(test)]
             PREFILTERED.set(PREFILTERED.get() + 1);
             self.out.clear();
             return &self.out;
         }
+        self.element_opened_rest(element)
+    }
+
+    /// Whether an element inserted at `position` whose known name
+    /// [`Program::answered_known`] lists is matched by its start states
+    /// alone (see [`Matcher::element_opened`]).
+    #[inline(always)]
+    fn answers_alone(&self, position: Position) -> bool {
+        match position {
+            Position::Detached => false,
+            _ if self.flat => true,
+            Position::Append { parent } | Position::AppendToTemplateContents { template: parent } => {
+                !self.records.may_hold(parent) && self.formatting_open.is_empty() && self.movables.map.is_empty()
+            }
+            Position::InsertBefore { .. } => false,
+        }
+    }
+
+    /// [`Matcher::element_opened`] past its test of the known names
+    /// answered with no rule.
+    #[inline(never)]
+    fn element_opened_rest(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
+        // The known names answered by a rule (`div` of `div`): here, out of
+        // line, where the test costs the others (`a[href]`'s `span`) nothing.
+        if let Some(k) = element.known
+            && self.ruled_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
+            && self.answers_alone(element.position)
+        {
+            #[cfg(test)]
+            RULED.set(RULED.get() + 1);
+            self.out.clear();
+            self.out.push(RuleId(u32::from(self.program.known_answer[k.index()])));
+            return &self.out;
+        }
         self.element_opened_full(element)
     }
 
-    /// [`Matcher::element_opened`] past its test of the known name (the
-    /// whole way for every element: the reference the test
-    /// `known_name_prefilter_is_the_full_path` compares it with).
-    #[inline(never)]
+    /// [`Matcher::element_opened`] the whole way, for every element: the
+    /// reference the test `known_name_prefilter_is_the_full_path` compares
+    /// its answers by known name with.
+    #[inline(always)]
     pub(crate) fn element_opened_full(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
         if element.position == Position::Detached {
             self.defer(element);

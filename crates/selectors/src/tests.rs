@@ -237,31 +237,37 @@ fn name_set_finds_exactly_its_names() {
     }
 }
 
-/// `Matcher::element_opened`'s known-name test (`Program::unmatched_known`)
-/// answers only for elements that the full path would find matching
-/// nothing, and that leave nothing it keeps: every `#data` document of the
-/// vendored html5lib tree-construction suite and every vendored corpus page,
-/// through the shadow, each element opened on two matchers — one with the
-/// test, one always the whole way (`element_opened_full`) — gives the same
-/// rules and the same kept records after every event. The programs are of
-/// tag-keyed compounds, flat (`a[href]`, `head`) or not (`ul > li`, the
-/// bench's ten selectors, descendants and tables), where the test applies,
-/// and others where it must never answer (a class, a sibling, a universal
-/// selector, an attribute key).
+/// `Matcher::element_opened`'s known-name tests (`Program::answered_known`,
+/// `Program::known_answer`) answer only for elements whose match the full
+/// path would find to be that answer (no rule, or the one rule of a plain
+/// type selector), and that leave nothing it keeps: every `#data` document
+/// of the vendored html5lib tree-construction suite and every vendored
+/// corpus page, through the shadow, each element opened on two matchers —
+/// one with the tests, one always the whole way (`element_opened_full`) —
+/// gives the same rules and the same kept records after every event. The
+/// programs are of tag-keyed compounds, flat (`a[href]`, `head`; `div`,
+/// `p`) or not (`ul > li`, the bench's ten selectors, descendants and
+/// tables), where the tests answer (with a rule too where a type selector
+/// is alone), and others where they must never answer (a class, a sibling,
+/// a universal selector, an attribute key).
 #[test]
 fn known_name_prefilter_is_the_full_path() {
     use crate::ElementInfo;
-    use crate::matcher::PREFILTERED;
-    let programs: &[(&[&str], bool)] = &[
-        (&["a[href]", "head"], true),
-        (&["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"], true),
-        (&["ul > li", "table td"], true),
-        (&["div p", "b", "svg|rect"], true),
-        (&["td > a", "select option"], true),
-        (&["p.x"], false),
-        (&["li + li"], false),
-        (&["*"], false),
-        (&["[href]"], false),
+    use crate::matcher::{PREFILTERED, RULED};
+    // (selectors, answered with no rule, answered with a rule)
+    let programs: &[(&[&str], bool, bool)] = &[
+        (&["a[href]", "head"], true, false),
+        (&["div", "p", "svg|rect", "title"], true, true),
+        (&["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"], true, true),
+        (&["ul > li", "table td"], true, false),
+        (&["div p", "b", "svg|rect", "tr"], true, true),
+        (&["td > a", "select option", "option"], true, true),
+        // Lowercase names: SVG's `foreignObject` is not `foreignobject`.
+        (&["foreignobject", "clippath", "lineargradient", "svg"], true, true),
+        (&["p.x"], false, false),
+        (&["li + li"], false, false),
+        (&["*"], false, false),
+        (&["[href]"], false, false),
     ];
     let root = htrewrite_testkit::corpus::workspace_root();
     let dir = root.join("tests/data/html5lib-tests/tree-construction");
@@ -283,10 +289,10 @@ fn known_name_prefilter_is_the_full_path() {
         docs.push((name.clone(), std::fs::read(path).unwrap()));
     }
     let namespaces = crate::Namespaces::default().declare("svg", "http://www.w3.org/2000/svg");
-    for &(selectors, applies) in programs {
+    for &(selectors, unruled, ruled) in programs {
         let lists: Vec<_> = selectors.iter().map(|s| crate::SelectorList::parse(s).unwrap()).collect();
         let program = Arc::new(Program::from_lists(&lists, &namespaces).unwrap());
-        let before = PREFILTERED.get();
+        let (before, ruled_before) = (PREFILTERED.get(), RULED.get());
         for (name, doc) in &docs {
             let mut with_test = Matcher::new(Arc::clone(&program));
             let mut full = Matcher::new(Arc::clone(&program));
@@ -308,7 +314,8 @@ fn known_name_prefilter_is_the_full_path() {
             tokenizer.finish(&mut sink);
             sink.finish();
         }
-        let taken = PREFILTERED.get() - before;
-        assert_eq!(taken > 0, applies, "{selectors:?}: {taken} elements answered by the known-name test");
+        let (taken, taken_ruled) = (PREFILTERED.get() - before, RULED.get() - ruled_before);
+        assert_eq!(taken > 0, unruled, "{selectors:?}: {taken} elements answered with no rule by known name");
+        assert_eq!(taken_ruled > 0, ruled, "{selectors:?}: {taken_ruled} elements answered with a rule by known name");
     }
 }
