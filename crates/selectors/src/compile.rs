@@ -189,11 +189,11 @@ pub struct Program {
     /// matcher keeps nothing on its own: no start state is keyed by their
     /// tag, or those keyed by it are one type selector and nothing else
     /// ([`PureStart`]) that leaves no state for descendants or children;
-    /// not HTML `head` (whose id the matcher keeps), and in a program that
-    /// is not flat no formatting element (which it follows for the adoption
-    /// agency). In a flat program such an element's match is the answer and
-    /// it changes nothing else; in another, when nothing is kept for moves
-    /// and its parent has no record (no state for it to match either)
+    /// not HTML `head` (whose id the matcher keeps). In a flat program such
+    /// an element's match is the answer and it changes nothing else; in
+    /// another, when nothing is kept for moves and its parent has no record
+    /// (no state for it to match either), where the matcher then follows a
+    /// formatting element for the adoption agency as the full path does
     /// ([`Matcher::element_opened`](crate::Matcher::element_opened)). No
     /// bit is set in other programs.
     pub(crate) answered_known: [u64; KNOWN_WORDS],
@@ -428,11 +428,10 @@ fn known_of_key(key: u64) -> impl Iterator<Item = usize> {
 }
 
 /// The known names a program's known-name test may answer for before its
-/// start states are seen ([`known_answers`]): all but HTML `head`, and in a
-/// program that is not flat (`[0]`; flat: `[1]`) not the formatting
-/// elements. Made at compile time.
-static ANSWERABLE: [[u64; KNOWN_WORDS]; 2] = {
-    let mut out = [[0u64; KNOWN_WORDS]; 2];
+/// start states are seen ([`known_answers`]): all but HTML `head`. Made at
+/// compile time.
+static ANSWERABLE: [u64; KNOWN_WORDS] = {
+    let mut out = [0u64; KNOWN_WORDS];
     let mut i = 0;
     while let Some(k) = KnownName::from_index(i) {
         let head = matches!(k.namespace(), Namespace::Html) && k.name().len() == 4 && {
@@ -440,10 +439,21 @@ static ANSWERABLE: [[u64; KNOWN_WORDS]; 2] = {
             b[0] == b'h' && b[1] == b'e' && b[2] == b'a' && b[3] == b'd'
         };
         if !head {
-            out[1][i / 64] |= 1 << (i % 64);
-            if !KNOWN_TAGS[i].formatting {
-                out[0][i / 64] |= 1 << (i % 64);
-            }
+            out[i / 64] |= 1 << (i % 64);
+        }
+        i += 1;
+    }
+    out
+};
+
+/// The known names of formatting elements ([`KnownTag::formatting`]), a bit
+/// per [`KnownName::index`]. Made at compile time.
+pub(crate) static FORMATTING_KNOWN: [u64; KNOWN_WORDS] = {
+    let mut out = [0u64; KNOWN_WORDS];
+    let mut i = 0;
+    while i < KnownName::COUNT {
+        if KNOWN_TAGS[i].formatting {
+            out[i / 64] |= 1 << (i % 64);
         }
         i += 1;
     }
@@ -458,14 +468,14 @@ pub(crate) const NO_RULE: u16 = u16::MAX;
 
 /// [`Program::answered_known`], [`Program::ruled_known`] and
 /// [`Program::known_answer`] of a program whose start states are `by_tag`
-/// (`flat`: [`Program::flat`]): every known name of [`ANSWERABLE`] whose
+/// : every known name of [`ANSWERABLE`] whose
 /// tag key has no start states (no rule), or has [`PureStart`] states that
 /// leave no state and complete one rule (that rule when the name is theirs,
 /// as the matcher's evaluation compares it, else none). Each tag key's known
 /// names are looked up in [`KEYS_SORTED`]; the table of answers is
 /// allocated only when some name is answered with a rule.
-fn known_answers(by_tag: &IdMap<TagStart>, flat: bool) -> ([u64; KNOWN_WORDS], [u64; KNOWN_WORDS], Box<[u16]>) {
-    let mut answered = ANSWERABLE[usize::from(flat)];
+fn known_answers(by_tag: &IdMap<TagStart>) -> ([u64; KNOWN_WORDS], [u64; KNOWN_WORDS], Box<[u16]>) {
+    let mut answered = ANSWERABLE;
     let mut ruled = [0u64; KNOWN_WORDS];
     // Allocated for the first name answered with a rule.
     let mut answer: Vec<u16> = Vec::new();
@@ -802,7 +812,7 @@ impl Program {
             for t in by_tag.values_mut() {
                 t.pure = PureStart::new(&t.states, &p);
             }
-            (p.answered_known, p.ruled_known, p.known_answer) = known_answers(&by_tag, p.flat);
+            (p.answered_known, p.ruled_known, p.known_answer) = known_answers(&by_tag);
             p.by_tag = Some(by_tag);
         }
         p.attribute_readers = attribute_readers(&p, false);
@@ -1181,7 +1191,7 @@ mod tests {
 
     /// The compile-time tables of the known-name answers: the keys sorted
     /// with every index once, each key's names found; `head` never
-    /// answerable, formatting elements only in flat programs.
+    /// answerable; the formatting elements' set.
     #[test]
     fn known_answer_tables_are_their_definitions() {
         let table = known_tags();
@@ -1196,8 +1206,14 @@ mod tests {
             assert_eq!(same, want, "{}", KnownName::from_index(i).unwrap().name());
             let k = KnownName::from_index(i).unwrap();
             let head = k == KnownName::of(Namespace::Html, "head").unwrap();
-            let bit = |flat: bool| ANSWERABLE[usize::from(flat)][i / 64] >> (i % 64) & 1 != 0;
-            assert_eq!((bit(true), bit(false)), (!head, !head && !t.formatting), "{:?} {}", k.namespace(), k.name());
+            let bit = |set: &[u64; KNOWN_WORDS]| set[i / 64] >> (i % 64) & 1 != 0;
+            assert_eq!(
+                (bit(&ANSWERABLE), bit(&FORMATTING_KNOWN)),
+                (!head, t.formatting),
+                "{:?} {}",
+                k.namespace(),
+                k.name()
+            );
         }
         assert_eq!(known_of_key(key(KEY_TAG, "my-element")).count(), 0);
     }

@@ -14,8 +14,8 @@ use htrewrite_shadow::{
 
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
-    AttributeTest, Compound, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, KNOWN_WORDS, NsTest, Program,
-    RuleId, State, StateSet, Test, attribute_value_key, key, known_tags,
+    AttributeTest, Compound, FORMATTING_KNOWN, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, KNOWN_WORDS,
+    NO_RULE, NsTest, Program, RuleId, State, StateSet, Test, attribute_value_key, key, known_tags,
 };
 use crate::work::tick;
 
@@ -98,8 +98,8 @@ impl ElementInfo<'_> {
 #[cfg(test)]
 thread_local! {
     /// Elements [`Matcher::element_opened`] answered by its known-name
-    /// tests without the full path, with no rule and with one (unit tests
-    /// count them).
+    /// tests without the full path, in line (no rule) and out of line (a
+    /// rule, or a formatting element followed) (unit tests count them).
     pub(crate) static PREFILTERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     pub(crate) static RULED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -147,12 +147,13 @@ thread_local! {
 #[derive(Debug)]
 pub struct Matcher {
     program: Arc<Program>,
-    /// The program's [`Program::flat`] (read for every element).
     /// Of the program's [`Program::answered_known`], the names answered
-    /// with no rule (tested in line) and those answered with one (tested
-    /// first in [`Matcher::element_opened_full`]).
-    unruled_known: [u64; KNOWN_WORDS],
-    ruled_known: [u64; KNOWN_WORDS],
+    /// with no rule and nothing else to do (tested in line), and the others
+    /// (tested first in [`Matcher::element_opened_rest`]: a rule, or a
+    /// formatting element to follow in a program that is not flat).
+    inline_known: [u64; KNOWN_WORDS],
+    rest_known: [u64; KNOWN_WORDS],
+    /// The program's [`Program::flat`] (read for every element).
     flat: bool,
     records: Records,
     /// The record of an element that has none (never changed).
@@ -589,8 +590,14 @@ impl Matcher {
         Matcher {
             rule_marks: vec![0; program.rules.len()],
             public_marks: vec![0; program.public_len],
-            unruled_known: std::array::from_fn(|w| program.answered_known[w] & !program.ruled_known[w]),
-            ruled_known: program.ruled_known,
+            inline_known: std::array::from_fn(|w| {
+                let followed = if program.flat { 0 } else { FORMATTING_KNOWN[w] };
+                program.answered_known[w] & !program.ruled_known[w] & !followed
+            }),
+            rest_known: std::array::from_fn(|w| {
+                let followed = if program.flat { 0 } else { FORMATTING_KNOWN[w] };
+                program.answered_known[w] & (program.ruled_known[w] | followed)
+            }),
             flat: program.flat,
             program,
             records,
@@ -891,7 +898,7 @@ impl Matcher {
         // nothing to keep for moves (none kept so far, and no formatting
         // element).
         if let Some(k) = element.known
-            && self.unruled_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
+            && self.inline_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
             && self.answers_alone(element.position)
         {
             #[cfg(test)]
@@ -921,16 +928,24 @@ impl Matcher {
     /// answered with no rule.
     #[inline(never)]
     fn element_opened_rest(&mut self, element: &ElementInfo<'_>) -> &[RuleId] {
-        // The known names answered by a rule (`div` of `div`): here, out of
-        // line, where the test costs the others (`a[href]`'s `span`) nothing.
+        // The other known names answered (`div` of `div`, `a` of `a`, `b`
+        // in a program that is not flat): here, out of line, where the test
+        // costs the others (`a[href]`'s `span`) nothing. The full path's
+        // work for them: the rule, if any; a formatting element followed.
         if let Some(k) = element.known
-            && self.ruled_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
+            && self.rest_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
             && self.answers_alone(element.position)
         {
             #[cfg(test)]
             RULED.set(RULED.get() + 1);
             self.out.clear();
-            self.out.push(RuleId(u32::from(self.program.known_answer[k.index()])));
+            let rule = self.program.known_answer.get(k.index()).copied().unwrap_or(NO_RULE);
+            if rule != NO_RULE {
+                self.out.push(RuleId(u32::from(rule)));
+            }
+            if !self.flat && known_tags()[k.index()].formatting {
+                self.formatting_open.opened(element.id);
+            }
             return &self.out;
         }
         self.element_opened_full(element)
