@@ -3217,20 +3217,13 @@ mod tests {
     #[test]
     fn quick_token_is_token() {
         assert_eq!(quick_run(b"<body><p>x</p><i>y</i>", 1024, "ten selectors", true).2, 6);
-        let root = htrewrite_testkit::corpus::workspace_root();
-        let dir = root.join("tests/data/html5lib-tests/tree-construction");
-        let mut docs: Vec<(String, Vec<u8>, Vec<usize>)> = Vec::new();
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
-        for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "dat")) {
-            let text = std::fs::read_to_string(path).unwrap();
-            for (i, case) in text.split("\n#data\n").enumerate() {
-                let case = case.strip_prefix("#data\n").unwrap_or(case);
-                let Some((data, _)) = case.split_once("\n#errors") else { continue };
-                let name = format!("{}#{i}", path.file_name().unwrap().to_string_lossy());
-                docs.push((name, data.as_bytes().to_vec(), (1..=data.len().max(1)).collect()));
-            }
-        }
+        let mut docs: Vec<(String, Vec<u8>, Vec<usize>)> = htrewrite_testkit::html5lib::tree_construction_data()
+            .into_iter()
+            .map(|(name, data)| {
+                let chunks = (1..=data.len().max(1)).collect();
+                (name, data, chunks)
+            })
+            .collect();
         assert!(docs.len() > 1000, "html5lib cases read: {}", docs.len());
         let pages = htrewrite_testkit::corpus::vendored_html_pages();
         assert!(!pages.is_empty());

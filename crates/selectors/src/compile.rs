@@ -463,6 +463,12 @@ pub(crate) static FORMATTING_KNOWN: [u64; KNOWN_WORDS] = {
 /// The words of a bit set of the known names ([`KnownName::index`]).
 pub(crate) const KNOWN_WORDS: usize = KnownName::COUNT.div_ceil(64);
 
+/// Whether the bit set `set` (a bit per [`KnownName::index`]) holds `k`.
+#[inline(always)]
+pub(crate) fn known_in(set: &[u64; KNOWN_WORDS], k: KnownName) -> bool {
+    set[k.index() / 64] >> (k.index() % 64) & 1 != 0
+}
+
 /// [`Program::known_answer`] of a name whose elements match no rule.
 pub(crate) const NO_RULE: u16 = u16::MAX;
 

@@ -15,7 +15,7 @@ use htrewrite_shadow::{
 use crate::ast::{AttributeOperator, CaseFlag, Combinator};
 use crate::compile::{
     AttributeTest, Compound, FORMATTING_KNOWN, IdMap, InnerList, KEY_ATTR, KEY_CLASS, KEY_ID, KEY_TAG, KNOWN_WORDS,
-    NO_RULE, NsTest, Program, RuleId, State, StateSet, Test, attribute_value_key, key, known_tags,
+    NO_RULE, NsTest, Program, RuleId, State, StateSet, Test, attribute_value_key, key, known_in, known_tags,
 };
 use crate::work::tick;
 
@@ -587,17 +587,13 @@ impl Matcher {
         let mut records = Records::default();
         let of = program.of_lists.len();
         records.insert(NodeId::DOCUMENT, Record { open: true, siblings: Siblings::with_of(of), ..Record::default() });
+        // The formatting elements a program that is not flat follows.
+        let followed = if program.flat { [0; KNOWN_WORDS] } else { FORMATTING_KNOWN };
         Matcher {
             rule_marks: vec![0; program.rules.len()],
             public_marks: vec![0; program.public_len],
-            inline_known: std::array::from_fn(|w| {
-                let followed = if program.flat { 0 } else { FORMATTING_KNOWN[w] };
-                program.answered_known[w] & !program.ruled_known[w] & !followed
-            }),
-            rest_known: std::array::from_fn(|w| {
-                let followed = if program.flat { 0 } else { FORMATTING_KNOWN[w] };
-                program.answered_known[w] & (program.ruled_known[w] | followed)
-            }),
+            inline_known: std::array::from_fn(|w| program.answered_known[w] & !program.ruled_known[w] & !followed[w]),
+            rest_known: std::array::from_fn(|w| program.answered_known[w] & (program.ruled_known[w] | followed[w])),
             flat: program.flat,
             program,
             records,
@@ -898,7 +894,7 @@ impl Matcher {
         // nothing to keep for moves (none kept so far, and no formatting
         // element).
         if let Some(k) = element.known
-            && self.inline_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
+            && known_in(&self.inline_known, k)
             && self.answers_alone(element.position)
         {
             #[cfg(test)]
@@ -933,7 +929,7 @@ impl Matcher {
         // costs the others (`a[href]`'s `span`) nothing. The full path's
         // work for them: the rule, if any; a formatting element followed.
         if let Some(k) = element.known
-            && self.rest_known[k.index() / 64] >> (k.index() % 64) & 1 != 0
+            && known_in(&self.rest_known, k)
             && self.answers_alone(element.position)
         {
             #[cfg(test)]

@@ -272,19 +272,7 @@ fn known_name_prefilter_is_the_full_path() {
         (&["*"], false, false),
         (&["[href]"], false, false),
     ];
-    let root = htrewrite_testkit::corpus::workspace_root();
-    let dir = root.join("tests/data/html5lib-tests/tree-construction");
-    let mut docs: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "dat")) {
-        let text = std::fs::read_to_string(path).unwrap();
-        for (i, case) in text.split("\n#data\n").enumerate() {
-            let case = case.strip_prefix("#data\n").unwrap_or(case);
-            let Some((data, _)) = case.split_once("\n#errors") else { continue };
-            docs.push((format!("{}#{i}", path.file_name().unwrap().to_string_lossy()), data.as_bytes().to_vec()));
-        }
-    }
+    let mut docs = htrewrite_testkit::html5lib::tree_construction_data();
     assert!(docs.len() > 1000, "html5lib cases read: {}", docs.len());
     let pages = htrewrite_testkit::corpus::vendored_html_pages();
     assert!(!pages.is_empty());

@@ -10,7 +10,8 @@
 //! - [`corpus`]: the folder of real pages named by `HTREWRITE_CORPUS` (a relative path taken
 //!   from the workspace root, wherever cargo runs the test) and the walk over its pages;
 //! - [`differences`]: the reader of the `expected-differences.toml` lists (upstream cases that
-//!   the current HTML Standard made stale).
+//!   the current HTML Standard made stale);
+//! - [`html5lib`]: the vendored tree-construction suite's documents, for tests that only feed them.
 //!
 //! The generators are written out here rather than taken from a crate on purpose: a seed
 //! printed by a failing test or found by the fuzzer must give the same cases after any
@@ -21,6 +22,7 @@
 
 pub mod corpus;
 pub mod differences;
+pub mod html5lib;
 mod orders;
 mod rng;
 
