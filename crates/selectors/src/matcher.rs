@@ -892,10 +892,10 @@ impl Matcher {
         // for its only key (its tag), and in a program that is not flat no
         // state from its parent (no record: the parent left none) and
         // nothing to keep for moves (none kept so far, and no formatting
-        // element).
+        // element open unless it is not special).
         if let Some(k) = element.known
             && known_in(&self.inline_known, k)
-            && self.answers_alone(element.position)
+            && self.answers_alone(k, element.position)
         {
             #[cfg(test)]
             PREFILTERED.set(PREFILTERED.get() + 1);
@@ -905,16 +905,23 @@ impl Matcher {
         self.element_opened_rest(element)
     }
 
-    /// Whether an element inserted at `position` whose known name
-    /// [`Program::answered_known`] lists is matched by its start states
-    /// alone (see [`Matcher::element_opened`]).
+    /// Whether an element of known name `k`, which
+    /// [`Program::answered_known`] lists, inserted at `position` is matched
+    /// by its start states alone (see [`Matcher::element_opened`]). In a
+    /// program that is not flat, what [`Matcher::open`] keeps must be
+    /// nothing: no record of the parent, nothing kept for moves so far (no
+    /// movable parent), and no formatting element open unless the element
+    /// is not special — only a special element may become the adoption
+    /// agency's furthest block and be moved ([`MoveKind::Adoption`]).
     #[inline(always)]
-    fn answers_alone(&self, position: Position) -> bool {
+    fn answers_alone(&self, k: KnownName, position: Position) -> bool {
         match position {
             Position::Detached => false,
             _ if self.flat => true,
             Position::Append { parent } | Position::AppendToTemplateContents { template: parent } => {
-                !self.records.may_hold(parent) && self.formatting_open.is_empty() && self.movables.map.is_empty()
+                !self.records.may_hold(parent)
+                    && self.movables.map.is_empty()
+                    && (self.formatting_open.is_empty() || !known_tags()[k.index()].special)
             }
             Position::InsertBefore { .. } => false,
         }
@@ -930,7 +937,7 @@ impl Matcher {
         // work for them: the rule, if any; a formatting element followed.
         if let Some(k) = element.known
             && known_in(&self.rest_known, k)
-            && self.answers_alone(element.position)
+            && self.answers_alone(k, element.position)
         {
             #[cfg(test)]
             RULED.set(RULED.get() + 1);
