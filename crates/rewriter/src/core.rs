@@ -1054,7 +1054,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
                 return self.tag_token(t, input);
             }
         } else if self.takes_inert_text(t) {
-            return self.inert_text_token(t, input);
+            return self.inert_token(t, input);
         }
         self.token_general(t, input)
     }
@@ -1085,12 +1085,26 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     }
 
     /// Whether [`Core::token`] takes text token `t` on its inert text path
-    /// ([`Core::inert_text_token`]) when a matcher runs: no content handler,
+    /// ([`Core::inert_token`]) when a matcher runs: no content handler,
     /// no open text node, and text that changes nothing in the tree
     /// ([`Shadow::skip_inert_text`]).
     #[inline(always)]
     pub(crate) fn takes_inert_text(&mut self, t: &Token<'_>) -> bool {
         !self.content_handlers && self.text.is_none() && self.shadow.skip_inert_text(t, false)
+    }
+
+    /// Whether [`Feed::quick_token`] takes comment `t` as an inert token
+    /// ([`Core::inert_token`]): no document-wide comment handler, no
+    /// open text node, and a comment that changes nothing in the tree
+    /// ([`Shadow::skip_inert_comment`]), when [`Core::quick_tokens`] holds
+    /// (no content handler: no rule reads the comment's parent). What
+    /// [`Core::token_general`] does with it then: the shadow inserts it
+    /// (an action that only content handlers read), no handler sees it, and
+    /// its bytes are written as they are.
+    #[inline(always)]
+    pub(crate) fn takes_inert_comment(&mut self, t: &Token<'_>) -> bool {
+        debug_assert!(self.quick_tokens && !self.content_handlers);
+        self.doc.comments.is_empty() && self.text.is_none() && self.shadow.skip_inert_comment(t)
     }
 
     /// [`Core::token`] for the tokens without a path of their own: text
@@ -1265,14 +1279,21 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// path does with it — no element event to act on, and the one text
     /// piece, which no handler sees, is the token's bytes. Inlined into
     /// [`Feed`]'s token call like [`Core::tag_token`] (38.98 → 38.24).
+    /// Also [`Feed::quick_token`]'s path for a comment that
+    /// [`Core::takes_inert_comment`] lets through: its bytes as they are,
+    /// in the run of bytes written as they are; what [`Core::finish_token`]
+    /// does besides for a comment (the run ended for comment handlers to
+    /// change its bytes) has no handler to serve.
     #[inline(always)]
-    pub(crate) fn inert_text_token(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
+    pub(crate) fn inert_token(&mut self, t: &Token<'_>, input: Input<'_>) -> Feedback {
         debug_assert!(!self.content_handlers && self.text.is_none());
+        debug_assert!(matches!(t.kind(), TokenKind::Text(_)) || self.doc.comments.is_empty());
         self.cursor = t.span().start;
         self.emit_token_run(t, input);
         self.cursor = t.span().end;
         self.token_done = true;
-        self.finish_token(t, None, Feedback::default(), Some(input))
+        self.after_token(t, Feedback::default());
+        Feedback::default()
     }
 
     /// [`Core::opened_at`] for an element opened by start tag `t` (its id,
@@ -2888,13 +2909,15 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         fb
     }
 
-    /// A data-state text token or a tag, when [`Core::quick_tokens`]
+    /// A data-state text token, a tag or a comment, when [`Core::quick_tokens`]
     /// holds: text that [`Core::token`] would take on its inert text path
     /// ([`Core::takes_inert_text`]) — that path and what [`Feed::token`]
     /// does after it, in line in the tokenizer's scan: no call and no
-    /// dispatch on the token's kind —, or an end tag
+    /// dispatch on the token's kind —, an end tag
     /// or a start tag that the shadow's in-body fast path takes
-    /// ([`Feed::quick_end_tag`], [`Feed::quick_start_tag`]).
+    /// ([`Feed::quick_end_tag`], [`Feed::quick_start_tag`]), or a comment
+    /// that changes nothing in the tree and that no handler sees
+    /// ([`Core::takes_inert_comment`]).
     /// Anything else goes to [`Feed::token`].
     #[inline(always)]
     fn quick_token(&mut self, t: &Token<'_>) -> bool {
@@ -2913,6 +2936,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
         match t.kind() {
             TokenKind::EndTag => self.quick_end_tag(t),
             TokenKind::StartTag => self.quick_start_tag(t),
+            TokenKind::Comment(_) => self.quick_comment(t),
             _ => {
                 // The observed document with a matcher and no content
                 // handler (`Core::quick_tokens`): the branches before the
@@ -2920,7 +2944,7 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
                 if !self.core.takes_inert_text(t) {
                     return false;
                 }
-                self.core.inert_text_token(t, self.input);
+                self.core.inert_token(t, self.input);
                 self.quick_taken(t)
             }
         }
@@ -2956,6 +2980,21 @@ impl<K: HandlerKind> Feed<'_, '_, K> {
     #[inline(never)]
     fn quick_end_tag(&mut self, t: &Token<'_>) -> bool {
         self.core.quick_end_tag(t, self.input).is_some() && self.quick_taken(t)
+    }
+
+    /// A comment that [`Core::takes_inert_comment`] lets through: its bytes
+    /// as [`Core::inert_token`] writes them and what [`Feed::token`]
+    /// does after it. Out of line: comments are few, and the tokenizer's
+    /// scan, which this would be inlined into, runs faster without it
+    /// (ten selectors 29.788 → 29.650 instructions a byte in line → out of
+    /// line, callgrind, the three lol-html bench pages).
+    #[inline(never)]
+    fn quick_comment(&mut self, t: &Token<'_>) -> bool {
+        if !self.core.takes_inert_comment(t) {
+            return false;
+        }
+        self.core.inert_token(t, self.input);
+        self.quick_taken(t)
     }
 
     /// After the core took token `t` for [`Feed::quick_token`]: what
@@ -3117,8 +3156,8 @@ mod tests {
     }
 
     /// The rule sets of `quick_token_is_token`, by name.
-    const QUICK_RULES: [&str; 6] =
-        ["ten selectors", "edits", "end handlers", "lines", "text handler", "comment handler"];
+    const QUICK_RULES: [&str; 7] =
+        ["ten selectors", "edits", "end handlers", "lines", "document comments", "text handler", "comment handler"];
 
     /// `html` rewritten in pieces of `chunk` bytes with rule set `rules`,
     /// [`Feed::quick_token`] on or off: the output, what the handlers saw,
@@ -3176,6 +3215,12 @@ mod tests {
                     Ok(())
                 });
             }
+            "document comments" => {
+                settings = settings.element("a", |_| Ok(())).doc_comments(|c| {
+                    note(format!("document comment {:?}", c.text()));
+                    Ok(())
+                });
+            }
             "comment handler" => {
                 settings = settings.element("a", |_| Ok(())).comments("body", |c| {
                     note(format!("comment {:?}", c.text()));
@@ -3213,10 +3258,14 @@ mod tests {
     /// takes nothing where content handlers exist, and takes tokens in every
     /// page with the other rule sets (the test
     /// exercises it); in `<body><p>x</p><i>y</i>` it takes all but `<body>`
-    /// (a rule of its own).
+    /// (a rule of its own), and a comment between them unless a
+    /// document-wide comment handler exists.
     #[test]
     fn quick_token_is_token() {
         assert_eq!(quick_run(b"<body><p>x</p><i>y</i>", 1024, "ten selectors", true).2, 6);
+        // A comment too, unless a document-wide handler sees comments.
+        assert_eq!(quick_run(b"<body><p>x</p><!--c--><i>y</i>", 1024, "ten selectors", true).2, 7);
+        assert_eq!(quick_run(b"<body><p>x</p><!--c--><i>y</i>", 1024, "document comments", true).2, 6);
         let mut docs: Vec<(String, Vec<u8>, Vec<usize>)> = htrewrite_testkit::html5lib::tree_construction_data()
             .into_iter()
             .map(|(name, data)| {

@@ -641,7 +641,7 @@ impl Builder {
     }
 }
 
-pub use check::{check_fast_path, fast_path_taken, inert_text_taken};
+pub use check::{check_fast_path, fast_path_taken, inert_comments_taken, inert_text_taken};
 
 /// Whether [`check_fast_path`] is on (for the other fast paths of the crate:
 /// [`Shadow::skip_inert_text`](crate::Shadow::skip_inert_text)).
@@ -665,6 +665,7 @@ mod check {
     thread_local! {
         static TAKEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static INERT_TEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static INERT_COMMENTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     }
 
     /// For tests: from now on, in this process, every token the in-body fast
@@ -733,6 +734,38 @@ mod check {
     /// None.
     pub fn inert_text_taken() -> u64 {
         INERT_TEXT.with(std::cell::Cell::get)
+    }
+
+    /// How many comment tokens
+    /// [`Shadow::skip_inert_comment`](crate::Shadow::skip_inert_comment)
+    /// took on this thread while [`check_fast_path`] was on.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::{Feedback, Token, TokenSink, Tokenizer};
+    /// struct Skips(Shadow);
+    /// impl TokenSink for Skips {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         if self.0.skip_inert_comment(t) {
+    ///             return Feedback::default();
+    ///         }
+    ///         self.0.process_monomorphized(t, &mut NoEvents)
+    ///     }
+    /// }
+    /// let checked = u64::from(htrewrite_shadow::check_fast_path(true));
+    /// let before = htrewrite_shadow::inert_comments_taken();
+    /// let mut sink = Skips(Shadow::new(ShadowOptions::default()));
+    /// let mut tokenizer = Tokenizer::new();
+    /// tokenizer.feed(b"<p><!--a--><table><!--b-->", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(htrewrite_shadow::inert_comments_taken(), before + 2 * checked); // checked, and equal
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    pub fn inert_comments_taken() -> u64 {
+        INERT_COMMENTS.with(std::cell::Cell::get)
     }
 
     /// Whether the check is on (never without debug assertions: the
@@ -836,6 +869,35 @@ mod check {
             assert_eq!(tee.events, events.0, "the fast path's events differ from the full rules'");
             let (a, b) = (comparable(self), comparable(&full));
             assert!(a == b, "the fast path's state differs from the full rules':\nfast: {a}\nfull: {b}");
+        }
+
+        /// [`Builder::checked`] for a comment token that
+        /// [`Shadow::skip_inert_comment`](crate::Shadow::skip_inert_comment)
+        /// takes (and does nothing with), for a sink without comment events:
+        /// the full rules, run on a copy, must make one event, the comment's,
+        /// and leave the same state.
+        ///
+        /// # Panics
+        /// When they make another event or change the state.
+        #[cold]
+        #[inline(never)]
+        pub(crate) fn checked_inert_comment(&self, token: &htrewrite_tokenizer::Token<'_>) {
+            INERT_COMMENTS.with(|n| n.set(n.get() + 1));
+            if self.stack.live_len() > CHECKED_DEPTH {
+                return;
+            }
+            let mut full = self.clone();
+            let mut events = Record::default();
+            full.begin(token.span());
+            full.dispatch(Tok::Comment(crate::token::CommentLike::Comment("")), &mut events);
+            full.feedback(false);
+            assert!(
+                matches!(events.0[..], [OwnedEvent::Comment { .. }]),
+                "the full rules made other events for an inert comment: {:?}",
+                events.0
+            );
+            let (a, b) = (comparable(self), comparable(&full));
+            assert!(a == b, "an inert comment changed the state by the full rules:\nfast: {a}\nfull: {b}");
         }
 
         /// [`Builder::checked`] for a text token that

@@ -103,7 +103,7 @@ pub use event::{
     AttrNamespace, CloseCause, Event, EventSink, Namespace, NoEvents, NodeId, Origin, OwnedEvent, PairingError,
     Position, QuirksMode, ShadowAttr,
 };
-pub use fast::{check_fast_path, fast_path_taken, inert_text_taken};
+pub use fast::{check_fast_path, fast_path_taken, inert_comments_taken, inert_text_taken};
 pub use htrewrite_tokenizer::Feedback;
 pub use mode::{InsertionMode, TextRules};
 pub use names::KnownName;

@@ -228,6 +228,22 @@ impl Builder {
         }
     }
 
+    /// Whether a comment token would only be inserted, changing no state:
+    /// every insertion mode's rule for a comment, and the rules for foreign
+    /// content's, insert it (at the appropriate place, or as the last child
+    /// of the document or the `html` element) and do nothing else, except
+    /// "in table text" (its "anything else" first inserts the pending
+    /// characters and leaves the mode) and "text" (which has no rule for a
+    /// comment); and the dispatcher changes nothing when it has started
+    /// (a fragment's set-up) and is not to skip a newline after `<pre>`.
+    #[inline(always)]
+    pub(crate) fn comment_is_inert(&self) -> bool {
+        self.started
+            && !self.stopped
+            && !self.skip_newline
+            && !matches!(self.mode, InsertionMode::InTableText | InsertionMode::Text)
+    }
+
     /// Whether the token goes to the insertion mode (not to the rules for
     /// foreign content); a character token's test is
     /// [`Builder::use_html_rules_for_characters`].

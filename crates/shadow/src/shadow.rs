@@ -1041,6 +1041,63 @@ impl Shadow {
         true
     }
 
+    /// Whether comment `token` changes nothing in the tree: processing it
+    /// would only [insert a comment](https://html.spec.whatwg.org/multipage/parsing.html#insert-a-comment)
+    /// (one [`Event::Comment`](crate::Event::Comment)) and leave every
+    /// state as it was — in every insertion mode but "in table text" (whose
+    /// pending characters it would insert first) and "text", once the
+    /// dispatcher has started and with no newline after `<pre>` to skip.
+    /// `true` means the caller has taken the token and processes it no
+    /// further: for a sink that has no use for comment events (the
+    /// rewriter's without content handlers); `false` for any other token.
+    ///
+    /// With [`check_fast_path`](crate::check_fast_path) on, each comment
+    /// taken also runs through the full rules on a copy, which must make
+    /// only its comment event and leave the same state
+    /// ([`inert_comments_taken`](crate::inert_comments_taken) counts them).
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite_shadow::{NoEvents, Shadow, ShadowOptions};
+    /// use htrewrite_tokenizer::{Feedback, Token, TokenSink, Tokenizer};
+    /// struct Skips(Shadow, Vec<bool>);
+    /// impl TokenSink for Skips {
+    ///     fn token(&mut self, t: &Token<'_>) -> Feedback {
+    ///         if t.kind() != htrewrite_tokenizer::TokenKind::Text(htrewrite_tokenizer::TextMode::Data) {
+    ///             let skipped = self.0.skip_inert_comment(t);
+    ///             self.1.push(skipped);
+    ///             if skipped {
+    ///                 return Feedback::default();
+    ///             }
+    ///         }
+    ///         self.0.process_monomorphized(t, &mut NoEvents)
+    ///     }
+    /// }
+    /// let mut sink = Skips(Shadow::new(ShadowOptions::default()), Vec::new());
+    /// let mut tokenizer = Tokenizer::new();
+    /// // The first comment comes before the dispatcher started; after
+    /// // `<pre>` the comment ends the newline skipping.
+    /// tokenizer.feed(b"<!--a--><p><!--b--><pre><!--c-->", &mut sink);
+    /// tokenizer.finish(&mut sink);
+    /// assert_eq!(sink.1, [false, false, true, false, false]);
+    /// ```
+    ///
+    /// # Errors
+    /// None.
+    ///
+    /// # Complexity
+    /// O(1).
+    #[inline(always)]
+    pub fn skip_inert_comment(&mut self, token: &Token<'_>) -> bool {
+        if !matches!(token.kind(), TokenKind::Comment(_)) || !self.b.comment_is_inert() {
+            return false;
+        }
+        if crate::fast::checking() {
+            self.b.checked_inert_comment(token);
+        }
+        true
+    }
+
     /// The id of the [current node](https://html.spec.whatwg.org/multipage/parsing.html#current-node),
     /// if any: [`Shadow::current_node`] without its name.
     ///

@@ -9,9 +9,10 @@
 //! counts below fail if it stops taking the common ones.
 
 use htrewrite_shadow::{
-    Event, EventSink, NoEvents, Shadow, ShadowOptions, ShadowSink, fast_path_taken, inert_text_taken,
+    Event, EventSink, NoEvents, Shadow, ShadowOptions, ShadowSink, fast_path_taken, inert_comments_taken,
+    inert_text_taken,
 };
-use htrewrite_tokenizer::Tokenizer;
+use htrewrite_tokenizer::{Feedback, Token, TokenSink, Tokenizer};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Feeds `html` (whole, then byte by byte) and returns how many tokens the
@@ -228,6 +229,78 @@ const TABLE_WHITESPACE_RUNS: &[(&str, &str)] = &[
     ("comment_between", "<table>\n<!-- c -->\n<tr><td></td></tr></table>"),
 ];
 
+/// `(name, document, comments `Shadow::skip_inert_comment` takes fed
+/// whole, fed byte by byte)`: every insertion mode's comment, each checked
+/// against the full rules (`check_fast_path`), and the comments it must
+/// leave to them.
+const INERT_COMMENT_CASES: &[(&str, &str, u64, u64)] = &[
+    // Before the dispatcher started: the first token starts it.
+    ("initial_first_token", "<!--a-->", 0, 0),
+    ("initial_after_doctype", "<!DOCTYPE html><!--a-->", 1, 1),
+    ("before_html", "<!DOCTYPE html><!--a--><!--b--><html>", 2, 2),
+    ("before_head", "<html><!--a--><head>", 1, 1),
+    ("in_head", "<head><!--a--><title>x</title><!--b--></head>", 2, 2),
+    ("after_head", "<head></head><!--a--><body>", 1, 1),
+    ("in_body", "<body><!--a--><p>x<!--b--></p>", 2, 2),
+    ("in_table", "<table><!--a--><tr><!--b--><td><!--c-->", 3, 3),
+    ("in_caption", "<table><caption><!--a--></caption></table>", 1, 1),
+    ("in_column_group", "<table><colgroup><!--a--><col></colgroup></table>", 1, 1),
+    ("in_table_body", "<table><tbody><!--a--></tbody></table>", 1, 1),
+    ("in_select", "<select><!--a--><option><!--b--></select>", 2, 2),
+    ("in_select_in_table", "<table><tr><td><select><!--a--></select>", 1, 1),
+    ("in_template", "<template><!--a--><tr><!--b--></tr></template>", 2, 2),
+    ("after_body", "<body></body><!--a-->", 1, 1),
+    ("after_after_body", "<body></body></html><!--a-->", 1, 1),
+    ("in_frameset", "<frameset><!--a--><frame></frameset><!--b--></html><!--c-->", 3, 3),
+    ("foreign_content", "<body><svg><!--a--><g><!--b--></g></svg><math><!--c--></math>", 3, 3),
+    ("bogus_comments", "<body><!a></ c>", 2, 2),
+    // What it must leave to the full rules: the newline after `<pre>` and
+    // `<listing>` is still to be skipped; "in table text" first inserts its
+    // pending characters (here foster-parented).
+    ("after_pre", "<body><pre><!--a-->\nx</pre>", 0, 0),
+    ("after_listing", "<body><listing><!--a--></listing>", 0, 0),
+    ("in_table_text", "<table>x<!--a--><tr>", 0, 0),
+    ("in_table_text_whitespace_then_characters", "<table> x <!--a--></table>", 0, 0),
+    // Table whitespace before it is inert text when markup follows it in
+    // the chunk: the comment then comes "in table"; byte by byte the
+    // whitespace goes "in table text", and the comment to the full rules.
+    ("after_table_whitespace", "<table> <!--a--><tr>", 1, 0),
+];
+
+/// A token sink that gives the shadow's comments to
+/// `Shadow::skip_inert_comment` first, as the rewriter does.
+struct CommentSkips(Shadow);
+
+impl TokenSink for CommentSkips {
+    fn token(&mut self, t: &Token<'_>) -> Feedback {
+        if self.0.skip_inert_comment(t) {
+            return Feedback::default();
+        }
+        self.0.process_monomorphized(t, &mut NoEvents)
+    }
+
+    fn cdata_allowed(&mut self) -> bool {
+        self.0.cdata_allowed()
+    }
+}
+
+/// How many comments `Shadow::skip_inert_comment` took in `html`, fed
+/// whole, then byte by byte.
+fn comments_taken(html: &str) -> [u64; 2] {
+    let mut counts = [0; 2];
+    for (count, pieces) in counts.iter_mut().zip([vec![html.as_bytes()], html.as_bytes().chunks(1).collect()]) {
+        let before = inert_comments_taken();
+        let mut sink = CommentSkips(Shadow::new(ShadowOptions::default()));
+        let mut tokenizer = Tokenizer::new();
+        for piece in pieces {
+            tokenizer.feed(piece, &mut sink);
+        }
+        tokenizer.finish(&mut sink);
+        *count = inert_comments_taken() - before;
+    }
+    counts
+}
+
 /// An event sink that records the element events, taking text events or not.
 struct Elements {
     text_events: bool,
@@ -307,6 +380,19 @@ fn main() {
             let n = taken_by(html, true, inert_text_taken)?;
             if n != expected {
                 return Err(format!("{html:?}: the inert text path took {n} tokens, expected {expected}").into());
+            }
+            Ok(())
+        })
+    }));
+    trials.extend(INERT_COMMENT_CASES.iter().map(|&(name, html, whole, bytes)| {
+        Trial::test(format!("inert_comment::{name}"), move || {
+            let n = comments_taken(html);
+            if n != [whole, bytes] {
+                return Err(format!(
+                    "{html:?}: the inert comment path took {n:?} comments (whole, byte by byte), expected {:?}",
+                    [whole, bytes]
+                )
+                .into());
             }
             Ok(())
         })

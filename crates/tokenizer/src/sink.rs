@@ -35,7 +35,7 @@ pub trait TokenSink {
     /// Handles one token and answers with the [`Feedback`] for the next.
     fn token(&mut self, token: &Token<'_>) -> Feedback;
 
-    /// Offered each text token of the data state and each tag before
+    /// Offered each text token of the data state, each tag and each comment before
     /// [`TokenSink::token`], in line in the tokenizer's scan: `true` means
     /// the sink has done with the token all that [`TokenSink::token`] would
     /// have done, and would have answered the default [`Feedback`] (a sink
@@ -43,14 +43,14 @@ pub trait TokenSink {
     /// state after it; after an end tag it does whatever the feedback);
     /// [`TokenSink::token`] is not called for it. `false` leaves it to
     /// [`TokenSink::token`]. For a sink whose common tokens need little
-    /// work (the rewriter's text that changes nothing in the tree, and tags
-    /// that in-body's common rules take): that work without the general
+    /// work (the rewriter's text and comments that change nothing in the
+    /// tree, and tags that in-body's common rules take): that work without the general
     /// call and without a dispatch on the token's kind, which is known at
     /// each place of the scan. The default takes none.
     ///
     /// # Example
     /// ```
-    /// use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
+    /// use htrewrite_tokenizer::{CommentKind, Feedback, Token, TokenKind, TokenSink, Tokenizer};
     /// // Text bytes and end tags counted in line; other tokens through `token`.
     /// struct Quick(Vec<TokenKind>, u64, usize);
     /// impl TokenSink for Quick {
@@ -60,18 +60,18 @@ pub trait TokenSink {
     ///     }
     ///     fn quick_token(&mut self, t: &Token<'_>) -> bool {
     ///         match t.kind() {
-    ///             TokenKind::StartTag => return false,
     ///             TokenKind::EndTag => self.2 += 1,
-    ///             _ => self.1 += t.raw().len() as u64,
+    ///             TokenKind::Text(_) => self.1 += t.raw().len() as u64,
+    ///             _ => return false,
     ///         }
     ///         true
     ///     }
     /// }
     /// let mut sink = Quick(Vec::new(), 0, 0);
     /// let mut tokenizer = Tokenizer::new();
-    /// tokenizer.feed(b"<p>one</p><p>two", &mut sink);
+    /// tokenizer.feed(b"<p>one</p><!--c--><p>two", &mut sink);
     /// tokenizer.finish(&mut sink);
-    /// assert_eq!(sink.0, [TokenKind::StartTag, TokenKind::StartTag]);
+    /// assert_eq!(sink.0, [TokenKind::StartTag, TokenKind::Comment(CommentKind::Regular), TokenKind::StartTag]);
     /// assert_eq!((sink.1, sink.2), (6, 1));
     /// ```
     #[inline(always)]

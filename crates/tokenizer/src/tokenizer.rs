@@ -571,8 +571,10 @@ impl Tokenizer {
             markup_next,
             name_word,
         };
-        if matches!(kind, TokenKind::Text(TextMode::Data) | TokenKind::StartTag | TokenKind::EndTag)
-            && sink.quick_token(&token)
+        if matches!(
+            kind,
+            TokenKind::Text(TextMode::Data) | TokenKind::StartTag | TokenKind::EndTag | TokenKind::Comment(_)
+        ) && sink.quick_token(&token)
         {
             self.token_start = end;
             return Feedback::default();
