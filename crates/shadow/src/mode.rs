@@ -212,12 +212,17 @@ impl Builder {
     /// ([`Builder::reconstruction_reopens`]); whitespace alone where the
     /// mode inserts or ignores it ("initial" … "after head", "in column
     /// group"); whitespace in a table that markup follows
-    /// ([`Builder::table_whitespace_is_inert`]). Then processing it would
-    /// change no state and make no event.
+    /// ([`Builder::table_whitespace_is_inert`]); by the rules for foreign
+    /// content (SVG and MathML, pretty-printed), no U+0000 to replace and
+    /// frameset-ok already "not ok": each character inserted and nothing
+    /// else. Then processing it would change no state and make no event.
     #[inline(always)]
     pub(crate) fn text_is_inert(&self, raw: &[u8], nul_free: bool, markup_next: bool) -> bool {
-        if !self.started || self.stopped || self.skip_newline || !self.use_html_rules_for_characters() {
+        if !self.started || self.stopped || self.skip_newline {
             return false;
+        }
+        if !self.use_html_rules_for_characters() {
+            return nul_free && !self.frameset_ok;
         }
         match self.mode.text_rules() {
             TextRules::Text => true,

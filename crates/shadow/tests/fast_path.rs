@@ -160,6 +160,8 @@ const INERT_TEXT_CASES: &[(&str, &str, u64)] = &[
     ("rcdata_and_script_text", "<p>a<title>t</title><script>s</script>", 2),
     ("in_cell", "<p>a<table><tr><td>x</td></tr></table>", 1),
     ("html_integration_points", "<body><svg><foreignObject>y</foreignObject><desc>z", 2),
+    // Foreign content: characters inserted, frameset-ok already "not ok".
+    ("foreign_content", "<body><svg>x<g>y</g>\n</svg><math><mi>z</mi></math>", 4),
     // Whitespace that the modes before the body insert or ignore.
     ("whitespace_before_body", "<html> <head> </head> <body>", 3),
     (
@@ -173,7 +175,9 @@ const INERT_TEXT_CASES: &[(&str, &str, u64)] = &[
     ("frameset_ok_still_ok", "<p> <p> ", 0),
     ("nul_in_body", "<body>\0", 0),
     ("table_text", "<body><table>x", 0),
-    ("foreign_content", "<body><svg>x<g>y", 0),
+    // `x` sets frameset-ok to "not ok" (an implied body left it "ok").
+    ("foreign_content_frameset_ok", "<svg>x", 0),
+    ("foreign_content_nul", "<body><svg>\0<g>\0", 0),
     ("newline_after_pre", "<body><pre>\n", 0),
     ("newline_after_textarea", "<body><textarea>\n", 0),
     ("after_body", "<body></body>b", 0),
@@ -210,7 +214,8 @@ const TABLE_WHITESPACE_CASES: &[(&str, &str, u64, u64)] = &[
     ("in_column_group", "<table><colgroup>\n<col></colgroup></table>", 1, 1),
     ("template_in_table", "<table><template>\n<tr></tr></template></table>", 1, 1),
     ("in_select_in_table", "<table><tr><td><select>\n<option></select></td></tr></table>", 1, 1),
-    ("svg_in_table", "<table><svg>\n<g></g></svg></table>", 0, 0),
+    // Foreign content in a table: its rules, not the table's.
+    ("svg_in_table", "<table><svg>\n<g></g></svg></table>", 1, 1),
 ];
 
 /// Documents where a tag the Standard drops (`</>`, a tag cut by the end of
