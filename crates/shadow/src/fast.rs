@@ -625,6 +625,84 @@ impl Builder {
         self.feedback(false)
     }
 
+    /// Whether an end tag goes to "text"'s rule for end tags (the end of
+    /// an element whose contents the tokenizer read as text: `</script>`,
+    /// `</style>`, `</title>`, `</textarea>`), which pops the current node
+    /// and switches to the original insertion mode, whatever its name.
+    #[inline]
+    pub(crate) fn text_fast_end(&self) -> bool {
+        self.mode == InsertionMode::Text
+            && self.by_current_mode()
+            && self.stack.current().is_some_and(|e| e.ns == Namespace::Html)
+    }
+
+    /// A token of [`Builder::text_fast_end`]'s, as
+    /// [`Builder::run_table_fast_end`] for the table ones.
+    pub(crate) fn run_text_fast_end<S: EventSink + ?Sized>(
+        &mut self,
+        t: &mut TagToken,
+        raw_name: &[u8],
+        s: &mut S,
+    ) -> htrewrite_tokenizer::Feedback {
+        self.begin(t.span);
+        if check::enabled() {
+            t.name.clear();
+            crate::shadow::push_name(&mut t.name, raw_name);
+            self.checked(Tok::End(t), s, |b, s: &mut dyn EventSink| {
+                b.skip_newline = false;
+                b.text_end_tag(t, s)
+            })
+        } else {
+            self.skip_newline = false;
+            self.text_end_tag(t, s)
+        }
+        self.feedback(false)
+    }
+
+    /// Whether an end tag whose name's bytes are `raw` goes to the rules for
+    /// foreign content and pops the current node there: the adjusted
+    /// current node is a foreign element (the current node: not a
+    /// fragment's root) whose name, ASCII-lowercased, is the token's
+    /// (the bytes ASCII-lowercased, as the tokenizer decodes them; a name
+    /// the tokenizer would change otherwise never equals them), and the
+    /// name is neither `br` nor `p` (which break out of foreign content).
+    /// "Any other end tag"'s loop then stops at its first node.
+    #[inline]
+    pub(crate) fn foreign_fast_end_by_raw_name(&self, raw: &[u8]) -> bool {
+        let Some(e) = self.stack.current() else { return false };
+        if e.ns == Namespace::Html || !self.started || self.stopped || self.stack.live_len() <= 1 {
+            return false;
+        }
+        raw.eq_ignore_ascii_case(self.stack.name(e).as_bytes())
+            && !raw.eq_ignore_ascii_case(b"br")
+            && !raw.eq_ignore_ascii_case(b"p")
+    }
+
+    /// A token of [`Builder::foreign_fast_end_by_raw_name`]'s, as
+    /// [`Builder::run_table_fast_end`] for the table ones.
+    pub(crate) fn run_foreign_fast_end<S: EventSink + ?Sized>(
+        &mut self,
+        t: &mut TagToken,
+        raw_name: &[u8],
+        s: &mut S,
+    ) -> htrewrite_tokenizer::Feedback {
+        self.begin(t.span);
+        if check::enabled() {
+            t.name.clear();
+            crate::shadow::push_name(&mut t.name, raw_name);
+            self.checked(Tok::End(t), s, |b, s: &mut dyn EventSink| b.foreign_end(t, s))
+        } else {
+            self.foreign_end(t, s)
+        }
+        self.feedback(false)
+    }
+
+    /// What [`Builder::run_foreign_fast_end`] does: pop the current node.
+    fn foreign_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
+        self.skip_newline = false;
+        self.pop(s, CloseCause::EndTag { span: t.span });
+    }
+
     /// What [`Builder::run_table_fast_end`] does: pop the cell (clear the
     /// formatting list to its marker, then "in row") or the row (then "in
     /// table body").

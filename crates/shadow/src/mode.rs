@@ -638,12 +638,16 @@ impl Builder {
                 self.mode = self.original_mode;
                 self.by_mode(self.mode, tok, s);
             }
-            Tok::End(t) => {
-                self.pop(s, CloseCause::EndTag { span: t.span });
-                self.mode = self.original_mode;
-            }
+            Tok::End(t) => self.text_end_tag(t, s),
             _ => self.ignore(s, "token in text mode"),
         }
+    }
+
+    /// "Text"'s rule for an end tag (`</script>`, and any other): pop the
+    /// current node, switch to the original insertion mode.
+    pub(crate) fn text_end_tag<S: EventSink + ?Sized>(&mut self, t: &crate::TagToken, s: &mut S) {
+        self.pop(s, CloseCause::EndTag { span: t.span });
+        self.mode = self.original_mode;
     }
 
     fn after_body<S: EventSink + ?Sized>(&mut self, tok: Tok<'_>, s: &mut S) {

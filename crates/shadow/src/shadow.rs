@@ -539,6 +539,10 @@ enum FastEndKind {
     Adopted,
     /// The cell "in cell" or the row "in row" (`Builder::table_fast_end_by_key`).
     Table,
+    /// "Text"'s end tag (`Builder::text_fast_end`).
+    Text,
+    /// A foreign element's own end tag (`Builder::foreign_fast_end_by_raw_name`).
+    Foreign,
 }
 
 impl Shadow {
@@ -838,9 +842,27 @@ impl Shadow {
             Some(key) => match self.b.fast_end_by_key(key) {
                 Some(adopted) => in_body(adopted),
                 None if self.b.table_fast_end_by_key(key) => FastEndKind::Table,
-                None => return None,
+                None => return self.fast_end_other(raw_name),
             },
-            None => in_body(self.b.fast_end_by_raw_name(raw_name)?),
+            None => match self.b.fast_end_by_raw_name(raw_name) {
+                Some(adopted) => in_body(adopted),
+                None => return self.fast_end_other(raw_name),
+            },
+        };
+        Some(FastEnd { kind })
+    }
+
+    /// [`Shadow::fast_end_of`] for an end tag that no in-body or table rule
+    /// takes: "text"'s, or a foreign element's own. Out of line: fewer,
+    /// and the common end tags' path stays short.
+    #[inline(never)]
+    fn fast_end_other(&self, raw_name: &[u8]) -> Option<FastEnd> {
+        let kind = if self.b.text_fast_end() {
+            FastEndKind::Text
+        } else if self.b.foreign_fast_end_by_raw_name(raw_name) {
+            FastEndKind::Foreign
+        } else {
+            return None;
         };
         Some(FastEnd { kind })
     }
@@ -864,6 +886,8 @@ impl Shadow {
             FastEndKind::InBody => self.b.run_fast_end(&mut self.end_tag, raw_name, false, sink),
             FastEndKind::Adopted => self.b.run_fast_end(&mut self.end_tag, raw_name, true, sink),
             FastEndKind::Table => self.b.run_table_fast_end(&mut self.end_tag, raw_name, sink),
+            FastEndKind::Text => self.b.run_text_fast_end(&mut self.end_tag, raw_name, sink),
+            FastEndKind::Foreign => self.b.run_foreign_fast_end(&mut self.end_tag, raw_name, sink),
         }
     }
 

@@ -73,8 +73,9 @@ const CASES: &[(&str, &str, u64)] = &[
     ),
     // A name the tokenizer changes (NUL: U+FFFD) never equals its bytes: its
     // end tag is taken after the name is decoded (`in_body_fast_end`);
-    // `</my-a>` is not the current node's; `</foo>` in the `svg` is foreign.
-    ("names_without_short_ids_not_taken", "<body><x\0y>a</x\0y><my-a><my-b></my-a><svg><foo></foo>", 4),
+    // `</my-a>` is not the current node's; `</foo>` in the `svg` is the
+    // current foreign element's (`foreign_fast_end_by_raw_name`).
+    ("names_without_short_ids_not_taken", "<body><x\0y>a</x\0y><my-a><my-b></my-a><svg><foo></foo>", 5),
     // What it must not take.
     ("before_body", "<div>x</div>", 1),
     // Foster-parented `<div>` and `</div>`, `<tr>` "in table" (an implied
@@ -92,9 +93,10 @@ const CASES: &[(&str, &str, u64)] = &[
     // A foster-parented `div` is the current node "in table body": `<tr>`
     // goes the full way (it pops the `div`); the `<td>` in its row is taken.
     ("table_body_row_after_foster_parented", "<table><tbody><div><tr><td>x", 1),
-    // A cell's end tag with an element open in the cell, an SVG `td` in a
-    // cell (foreign content), a `</tr>` in a cell: not taken.
-    ("table_ends_not_current", "<table><tr><td><span>x</td><td><svg><td></td></svg></td></tr></table>", 5),
+    // A cell's end tag with an element open in the cell, a `</tr>` in a
+    // cell: not taken. An SVG `td` in a cell is foreign content: its `</td>`
+    // and `</svg>` pop the current foreign element.
+    ("table_ends_not_current", "<table><tr><td><span>x</td><td><svg><td></td></svg></td></tr></table>", 7),
     // "In cell" a `<td>`, `<th>` or `<tr>` closing the cell that is the
     // current node (cells without end tags): the table fast path closes the
     // cell (and for `<tr>` its row) and inserts. The first `<tr>` (an
@@ -128,8 +130,11 @@ const CASES: &[(&str, &str, u64)] = &[
     // tag is the adoption agency's step 2.
     ("noahs_ark", "<body><b><b><b><b>x</b></b></b></b>", 7),
     ("form_end_tag", "<body><form></form>", 0),
-    ("text_and_raw_text_elements", "<body><textarea>x</textarea><title>y</title><xmp>z</xmp>", 0),
-    ("noscript_with_scripting", "<body><noscript>x</noscript>", 0),
+    // Elements whose text the tokenizer reads in another mode: their start
+    // tags go the full way, their end tags "text"'s (`text_fast_end`).
+    ("text_and_raw_text_elements", "<body><textarea>x</textarea><title>y</title><xmp>z</xmp>", 3),
+    ("noscript_with_scripting", "<body><noscript>x</noscript>", 1),
+    ("script_and_style_in_head", "<head><script>a</script><style>b</style></head>", 2),
     // `<input>` (its type) and `<hr>` (an open select) have more to them.
     ("void_elements", "<body><img><br><input><hr>", 2),
     ("void_elements_reconstruct_and_self_close", "<body><p><b>x</p><img><wbr/><area><embed><keygen>", 7),
@@ -139,8 +144,15 @@ const CASES: &[(&str, &str, u64)] = &[
     ("void_elements_in_cell", "<table><tr><td><br><img></td></tr></table>", 5),
     // `<h3>` on the open `h2` pops it; `</h2>` then closes nothing current.
     ("headings", "<body><h1>x</h1><p>y<h2>z<h3>w</h3></h2>", 6),
-    // Under an SVG `foreignObject` (not an HTML element) `<h1>` goes the full way; `</h1>` is common.
-    ("heading_in_svg_integration_point", "<body><svg><foreignObject><h1>x</h1></foreignObject>", 1),
+    // Under an SVG `foreignObject` (not an HTML element) `<h1>` goes the full way; `</h1>` is common,
+    // and so is `</foreignObject>` (the current foreign element's, in another case).
+    ("heading_in_svg_integration_point", "<body><svg><foreignObject><h1>x</h1></foreignObject>", 2),
+    // Foreign end tags that do more than pop the current node: `</g>` with
+    // a `path` open pops both; `</p>` breaks out (to "in body", which
+    // inserts and closes a `p`); `</br>` too; `</svg>` with the `desc`
+    // open pops both.
+    ("foreign_end_tags_not_taken", "<body><svg><g><path></g><desc></p></br></svg>", 0),
+    ("foreign_end_tags", "<body><math><mi></mi><mo></MO></math><svg><clipPath></clippath></svg>", 5),
     ("frameset_after_body", "<body></body><div>", 0),
     ("after_select", "<body><select><option>x<div>y</div></select>", 2),
 ];
