@@ -714,7 +714,8 @@ impl Shadow {
     /// element (perhaps after closing a `p`, an `li`, a `dd` or `dt`, or
     /// reopening formatting elements), by the rules of "in body", or one of
     /// the table modes' common tags (`<td>` in a row, `<tr>` in a section,
-    /// `<td>` or `<tr>` closing the cell that is the current node) — and how;
+    /// `<td>` or `<tr>` closing the cell that is the current node), or a
+    /// void element of "in head" (`<meta>`, `<link>`, …) there — and how;
     /// `None` for any other start tag, which
     /// [`Shadow::process_monomorphized`] takes the whole way. A decision
     /// only: the shadow is unchanged until [`Shadow::take_fast_start`].
@@ -754,7 +755,11 @@ impl Shadow {
     pub fn fast_start(&self, token: &Token<'_>) -> Option<FastStart> {
         debug_assert_eq!(token.kind(), TokenKind::StartTag);
         let key = names::known_html_word(token.packed_tag_name())?;
-        let flags = self.b.in_body_fast_start_flags(Some(key)).or_else(|| self.b.table_fast_start_flags(Some(key)))?;
+        let flags = self
+            .b
+            .in_body_fast_start_flags(Some(key))
+            .or_else(|| self.b.table_fast_start_flags(Some(key)))
+            .or_else(|| self.b.head_fast_start_flags(Some(key)))?;
         Some(FastStart { key, flags })
     }
 
@@ -1443,7 +1448,7 @@ impl Builder {
             Some(key) => Some(key),
             None => names::known(Namespace::Html, &t.name),
         };
-        if !self.in_body_fast_start(t, known, s) && !self.table_fast_start(t, known, s) {
+        if !self.in_body_fast_start(t, known, s) && !self.table_or_head_fast_start(t, known, s) {
             if let Some(key) = short {
                 t.name.push_str(names::name(key));
             }

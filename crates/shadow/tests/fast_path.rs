@@ -154,6 +154,12 @@ const CASES: &[(&str, &str, u64)] = &[
     ("foreign_end_tags_not_taken", "<body><svg><g><path></g><desc></p></br></svg>", 0),
     ("foreign_end_tags", "<body><math><mi></mi><mo></MO></math><svg><clipPath></clippath></svg>", 5),
     ("frameset_after_body", "<body></body><div>", 0),
+    // "In head"'s void elements there, "in head noscript" (scripting is on
+    // in these cases: `noscript` is raw text) and "in body"; "after head"
+    // puts the head back on the stack first: the full rules.
+    ("head_void_elements", "<head><meta charset=utf-8><link rel=a><base href=b><bgsound/><basefont></head>", 5),
+    ("head_void_elements_in_body", "<body><link rel=a><meta name=b>", 2),
+    ("head_void_elements_after_head", "<head></head><meta><link>", 0),
     ("after_select", "<body><select><option>x<div>y</div></select>", 2),
 ];
 
@@ -374,6 +380,8 @@ const CONTEXTS: &[(&str, &str, &str)] = &[
     ("cell", "<table><tr><td>", "<{}>x</{}>"),
     ("cell_end_only", "<table><tr><td><p>", "</{}>"),
     ("definition", "<dl><dt><b>x", "<{}>y</{}>"),
+    ("head", "<head>", "<{}>x</{}>"),
+    ("head_noscript", "<head><noscript>", "<{}>x</{}>"),
 ];
 
 fn main() {
