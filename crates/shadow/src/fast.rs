@@ -59,6 +59,7 @@ use crate::builder::Builder;
 use crate::mode::InsertionMode;
 use crate::names;
 use crate::table;
+use crate::tags::cat;
 use crate::token::{TagToken, Tok};
 use crate::{CloseCause, EventSink, Namespace, OpenElement};
 
@@ -101,6 +102,45 @@ const CLOSES_CELL: u16 = 2048;
 /// but `base`) and "in body" (by the rules of "in head"):
 /// [`Builder::head_fast_start_flags`].
 const HEAD_VOID: u16 = 4096;
+/// The end tag's rule in body is [`BLOCK_END_NAMES`]'s: if an element of
+/// its name is in scope, generate implied end tags, then pop until it has
+/// been popped ([`Builder::block_end_after_implied`]).
+const BLOCK_END: u16 = 8192;
+
+/// "An end tag whose tag name is one of: address, article, …" in body
+/// (`body.rs`'s end-tag rule of the same names; the fast path's check
+/// compares every name's end tag with it after an `li`,
+/// `tests/fast_path.rs`'s context `implied_end_below`).
+const BLOCK_END_NAMES: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "button",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "header",
+    "hgroup",
+    "listing",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "pre",
+    "search",
+    "section",
+    "select",
+    "summary",
+    "ul",
+];
 
 /// Start tags with a rule of their own in body (besides those of
 /// [`CLOSES_P_NAMES`] and [`FORMATTING_NAMES`]): not taken. `noscript`
@@ -244,6 +284,7 @@ const FLAGS: [u16; names::COUNT] = {
     set(&mut t, crate::body::HEADINGS, HEADING, 0);
     set(&mut t, &["area", "br", "embed", "img", "keygen", "wbr"], VOID, 0);
     set(&mut t, &["base", "basefont", "bgsound", "link", "meta"], HEAD_VOID, 0);
+    set(&mut t, BLOCK_END_NAMES, BLOCK_END, 0);
     set(&mut t, table::CELL_NAMES, CELL_OWN, 0);
     set(&mut t, table::IN_CELL_CLOSING_START, CELL_OWN, 0);
     set(&mut t, table::IN_CELL_IGNORED_END, CELL_OWN, 0);
@@ -679,6 +720,54 @@ impl Builder {
             self.table_end(t, s)
         }
         self.feedback(false)
+    }
+
+    /// Whether an end tag whose name's known HTML id is `key` goes to "in
+    /// body"'s rule for [`BLOCK_END_NAMES`] (`</ul>`, `</div>`, …) with the
+    /// current node an HTML element that generating implied end tags pops
+    /// (`li`, `dd`, `dt`, `p`, `option`, …: a list's last item left open)
+    /// right above the HTML element of that name: that element is in scope
+    /// (none of those is a scope's boundary), generating implied end tags
+    /// pops the current node alone, and popping until the element of that
+    /// name has been popped pops it alone.
+    #[inline]
+    pub(crate) fn block_end_after_implied(&self, key: u32) -> bool {
+        let f = flags(Some(key));
+        let Some(e) = self.stack.current() else { return false };
+        if f & BLOCK_END == 0 || e.ns != Namespace::Html || !e.has(cat::IMPLIED_END) || !self.dispatches_to_in_body(f) {
+            return false;
+        }
+        let Some(below) = self.stack.below(self.stack.end() - 1) else { return false };
+        let x = self.stack.get(below);
+        x.key == key && x.ns == Namespace::Html
+    }
+
+    /// A token of [`Builder::block_end_after_implied`]'s, as
+    /// [`Builder::run_table_fast_end`] for the table ones.
+    pub(crate) fn run_block_end_after_implied<S: EventSink + ?Sized>(
+        &mut self,
+        t: &mut TagToken,
+        raw_name: &[u8],
+        s: &mut S,
+    ) -> htrewrite_tokenizer::Feedback {
+        self.begin(t.span);
+        if check::enabled() {
+            t.name.clear();
+            crate::shadow::push_name(&mut t.name, raw_name);
+            self.checked(Tok::End(t), s, |b, s: &mut dyn EventSink| b.block_end(t, s))
+        } else {
+            self.block_end(t, s)
+        }
+        self.feedback(false)
+    }
+
+    /// What [`Builder::run_block_end_after_implied`] does: pop the current
+    /// node (an implied end), then the element of the token's name.
+    fn block_end<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
+        self.skip_newline = false;
+        let c = self.implied();
+        self.pop(s, c);
+        self.pop(s, CloseCause::EndTag { span: t.span });
     }
 
     /// Whether an end tag goes to "text"'s rule for end tags (the end of

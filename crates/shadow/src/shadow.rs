@@ -543,6 +543,9 @@ enum FastEndKind {
     Text,
     /// A foreign element's own end tag (`Builder::foreign_fast_end_by_raw_name`).
     Foreign,
+    /// `</ul>` and the like over a list's last item left open
+    /// (`Builder::block_end_after_implied`).
+    AfterImplied,
 }
 
 impl Shadow {
@@ -847,7 +850,7 @@ impl Shadow {
             Some(key) => match self.b.fast_end_by_key(key) {
                 Some(adopted) => in_body(adopted),
                 None if self.b.table_fast_end_by_key(key) => FastEndKind::Table,
-                None => return self.fast_end_other(raw_name),
+                None => return self.fast_end_known_other(raw_name, key),
             },
             None => match self.b.fast_end_by_raw_name(raw_name) {
                 Some(adopted) => in_body(adopted),
@@ -857,9 +860,20 @@ impl Shadow {
         Some(FastEnd { kind })
     }
 
+    /// [`Shadow::fast_end_other`] for an end tag whose name's short known
+    /// HTML id is `key`: first a block's over a list's last item.
+    #[inline(never)]
+    fn fast_end_known_other(&self, raw_name: &[u8], key: u32) -> Option<FastEnd> {
+        if self.b.block_end_after_implied(key) {
+            return Some(FastEnd { kind: FastEndKind::AfterImplied });
+        }
+        self.fast_end_other(raw_name)
+    }
+
     /// [`Shadow::fast_end_of`] for an end tag that no in-body or table rule
-    /// takes: "text"'s, or a foreign element's own. Out of line: fewer,
-    /// and the common end tags' path stays short.
+    /// takes when it pops the current node alone: "text"'s, or a foreign
+    /// element's own. Out of line: fewer, and the common end tags' path
+    /// stays short.
     #[inline(never)]
     fn fast_end_other(&self, raw_name: &[u8]) -> Option<FastEnd> {
         let kind = if self.b.text_fast_end() {
@@ -893,6 +907,7 @@ impl Shadow {
             FastEndKind::Table => self.b.run_table_fast_end(&mut self.end_tag, raw_name, sink),
             FastEndKind::Text => self.b.run_text_fast_end(&mut self.end_tag, raw_name, sink),
             FastEndKind::Foreign => self.b.run_foreign_fast_end(&mut self.end_tag, raw_name, sink),
+            FastEndKind::AfterImplied => self.b.run_block_end_after_implied(&mut self.end_tag, raw_name, sink),
         }
     }
 

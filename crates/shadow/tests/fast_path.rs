@@ -111,7 +111,8 @@ const CASES: &[(&str, &str, u64)] = &[
         "<table><tr><td><p>a<td>b<b>c<td>d</table><template><td>e<td>f</template><template><tr><td>g<tr></template>",
         4,
     ),
-    ("list_items", "<body><ul><li>a<li>b<p>c<li>d</ul><dl><dt>e<dd>f<dt>g</dl>", 9),
+    // `</ul>` and `</dl>` over their last items (`block_end_after_implied`).
+    ("list_items", "<body><ul><li>a<li>b<p>c<li>d</ul><dl><dt>e<dd>f<dt>g</dl>", 11),
     // `<div>` breaks out of the `svg` (full rules), then `</div>` is common.
     ("foreign_content", "<body><svg><div>x</div>", 1),
     // `<span>` in an `mi` (full rules), then `</span>` is common.
@@ -160,7 +161,17 @@ const CASES: &[(&str, &str, u64)] = &[
     ("head_void_elements", "<head><meta charset=utf-8><link rel=a><base href=b><bgsound/><basefont></head>", 5),
     ("head_void_elements_in_body", "<body><link rel=a><meta name=b>", 2),
     ("head_void_elements_after_head", "<head></head><meta><link>", 0),
-    ("after_select", "<body><select><option>x<div>y</div></select>", 2),
+    // A block's end tag over an implied end (a list's last item left open):
+    // `<ul>`, `<li>`, `<li>` (closing the first), `</ul>`; `<dl>`, `<dt>`,
+    // `<dd>`, `</dl>`; `<div>`, `<p>`, `</div>`: all eleven.
+    ("block_end_over_implied_end", "<body><ul><li>a<li>b</ul><dl><dt>c<dd>d</dl><div><p>e</div>", 11),
+    // Not when more than the current node is to pop, or the element is
+    // not the one below: `</ul>` over `p` over `li`; `</div>` over an `li`
+    // over a `ul`; `</span>` over an `li` (its rule ignores the tag). The
+    // eight start tags are taken.
+    ("block_end_not_over_one_implied_end", "<body><ul><li><p>a</ul><div><ul><li>b</div><span><li>c</span>", 8),
+    // `</select>` over the `option` (`block_end_after_implied`).
+    ("after_select", "<body><select><option>x<div>y</div></select>", 3),
 ];
 
 /// `(name, document, text tokens `Shadow::skip_inert_text` takes)`: text
@@ -381,6 +392,7 @@ const CONTEXTS: &[(&str, &str, &str)] = &[
     ("cell_end_only", "<table><tr><td><p>", "</{}>"),
     ("definition", "<dl><dt><b>x", "<{}>y</{}>"),
     ("head", "<head>", "<{}>x</{}>"),
+    ("implied_end_below", "<body>", "<{}><li>x</{}>"),
     ("head_noscript", "<head><noscript>", "<{}>x</{}>"),
 ];
 
