@@ -99,9 +99,18 @@ const CLOSES_CELL: u16 = 2048;
 /// The start tag `base`, `basefont`, `bgsound`, `link` or `meta`, which
 /// "in head" inserts as a void element (popped at once, its self-closing
 /// flag acknowledged) and nothing else, and so "in head noscript" (all
-/// but `base`) and "in body" (by the rules of "in head"):
-/// [`Builder::head_fast_start_flags`].
+/// but `base`): [`Builder::head_fast_start_flags`], whose answer is
+/// [`PLAIN_VOID`]'s work ("in body" takes them as [`PLAIN_VOID`]).
 const HEAD_VOID: u16 = 4096;
+/// The start tag `param`, `source` or `track` (or one of [`HEAD_VOID`]'s,
+/// by the rules of "in head"), which "in body" inserts as a void element
+/// and nothing else.
+const PLAIN_VOID: u16 = 16384;
+/// The start tag `hr`, `input`, `pre` or `listing`, whose rule in body the
+/// fast path takes when [`Builder::own_rule_taken`] says it is the common
+/// case ([`Builder::own_rule_start`]).
+const OWN_RULE: u16 = 32768;
+
 /// The end tag's rule in body is [`BLOCK_END_NAMES`]'s: if an element of
 /// its name is in scope, generate implied end tags, then pop until it has
 /// been popped ([`Builder::block_end_after_implied`]).
@@ -285,6 +294,8 @@ const FLAGS: [u16; names::COUNT] = {
     set(&mut t, &["area", "br", "embed", "img", "keygen", "wbr"], VOID, 0);
     set(&mut t, &["base", "basefont", "bgsound", "link", "meta"], HEAD_VOID, 0);
     set(&mut t, BLOCK_END_NAMES, BLOCK_END, 0);
+    set(&mut t, &["base", "basefont", "bgsound", "link", "meta", "param", "source", "track"], PLAIN_VOID, 0);
+    set(&mut t, &["hr", "input", "pre", "listing"], OWN_RULE, 0);
     set(&mut t, table::CELL_NAMES, CELL_OWN, 0);
     set(&mut t, table::IN_CELL_CLOSING_START, CELL_OWN, 0);
     set(&mut t, table::IN_CELL_IGNORED_END, CELL_OWN, 0);
@@ -349,12 +360,54 @@ impl Builder {
     pub(crate) fn in_body_fast_start_flags(&self, known: Option<u32>) -> Option<u16> {
         let f = flags(known);
         if !self.dispatches_to_in_body(f)
-            || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM | HEADING | VOID | HEAD_VOID) == 0
+            || f & (ANY_OTHER | CLOSES_P | FORMATTING | A_START | LIST_ITEM | HEADING | VOID | PLAIN_VOID | OWN_RULE)
+                == 0
             || f & A_START != 0 && self.fmt.last_keyed_after_marker(const { names::html("a") }).is_some()
+            || f & OWN_RULE != 0 && !self.own_rule_taken(known)
         {
             return None;
         }
         Some(f)
+    }
+
+    /// Whether the start tag of [`OWN_RULE`] whose known id is `known` is
+    /// its rule's common case in body: `hr` and `input` with no `select`
+    /// element open (else they close it, or generate implied end tags
+    /// under it), `input` also in a document (not a `select` fragment) with
+    /// frameset-ok already "not ok" (else its `type` decides the flag);
+    /// `pre` and `listing` always.
+    #[inline(never)]
+    fn own_rule_taken(&self, known: Option<u32>) -> bool {
+        match known {
+            Some(Self::HR) => self.selects.is_empty(),
+            Some(Self::INPUT) => self.selects.is_empty() && self.context.is_none() && !self.frameset_ok,
+            _ => true,
+        }
+    }
+
+    /// [`Builder::fast_start`] for a start tag of [`OWN_RULE`] that
+    /// [`Builder::own_rule_taken`] lets through: `hr` closes a `p` in
+    /// button scope, `input` reconstructs the active formatting elements,
+    /// and both insert a void element; `pre` and `listing` close a `p`,
+    /// insert their element and skip a newline that comes next; all set
+    /// frameset-ok to "not ok".
+    fn own_rule_start<S: EventSink + ?Sized>(&mut self, t: &TagToken, known: Option<u32>, s: &mut S) {
+        match known {
+            Some(Self::HR) => {
+                self.close_p_if_in_button_scope(s);
+                self.insert_void_html_element_known(s, t, known);
+            }
+            Some(Self::INPUT) => {
+                self.reconstruct_active_formatting_elements(s);
+                self.insert_void_html_element_known(s, t, known);
+            }
+            _ => {
+                self.close_p_if_in_button_scope(s);
+                self.insert_html_element_known(s, t, known);
+                self.skip_newline = true;
+            }
+        }
+        self.frameset_ok = false;
     }
 
     /// [`Builder::in_body_fast_start`]'s work once it took start tag `t`
@@ -387,7 +440,7 @@ impl Builder {
         if f & LIST_ITEM != 0 {
             return self.in_body_list_item_start(t, known.expect("list items are known"), s);
         }
-        if f & (VOID | HEADING | TABLE_START | HEAD_VOID) != 0 {
+        if f & (VOID | HEADING | TABLE_START | PLAIN_VOID | OWN_RULE) != 0 {
             return self.fast_start_void_heading_or_table(t, f, known, s);
         }
         if f & CLOSES_P != 0 {
@@ -415,8 +468,11 @@ impl Builder {
         if f & TABLE_START != 0 {
             return self.table_start(t, f, known, s);
         }
-        if f & HEAD_VOID != 0 {
+        if f & PLAIN_VOID != 0 {
             return self.insert_void_html_element_known(s, t, known);
+        }
+        if f & OWN_RULE != 0 {
+            return self.own_rule_start(t, known, s);
         }
         if f & VOID != 0 {
             self.reconstruct_active_formatting_elements(s);
@@ -551,6 +607,8 @@ impl Builder {
     const TD: u32 = names::html("td");
     const TH: u32 = names::html("th");
     const TR: u32 = names::html("tr");
+    const HR: u32 = names::html("hr");
+    const INPUT: u32 = names::html("input");
 
     /// Whether the dispatcher sends a tag to the current insertion mode's
     /// rules, given that the current node is an HTML element (its known id
@@ -618,7 +676,7 @@ impl Builder {
                 || self.mode == InsertionMode::InHeadNoscript && known != Some(const { names::html("base") }))
             && self.by_current_mode()
             && self.stack.current().is_some_and(|e| e.ns == Namespace::Html))
-        .then_some(HEAD_VOID)
+        .then_some(PLAIN_VOID)
     }
 
     /// [`Builder::table_fast_start`]'s decision for a start tag whose name's

@@ -136,8 +136,16 @@ const CASES: &[(&str, &str, u64)] = &[
     ("text_and_raw_text_elements", "<body><textarea>x</textarea><title>y</title><xmp>z</xmp>", 3),
     ("noscript_with_scripting", "<body><noscript>x</noscript>", 1),
     ("script_and_style_in_head", "<head><script>a</script><style>b</style></head>", 2),
-    // `<input>` (its type) and `<hr>` (an open select) have more to them.
-    ("void_elements", "<body><img><br><input><hr>", 2),
+    // `<input>` once frameset-ok is "not ok" (else its type decides it)
+    // and `<hr>`, with no select open (else they close it or what is in it).
+    ("void_elements", "<body><img><br><input><hr>", 4),
+    // `<p>` implies the body (full rules), which leaves frameset-ok "ok":
+    // the first `<input>` goes the full way, `<img>` sets it "not ok".
+    ("input_with_frameset_ok", "<p><input type=hidden><img><input>", 2),
+    ("hr_and_input_in_select", "<body><select><option><hr><input>", 0),
+    ("plain_void_elements", "<body><param><source><track>", 3),
+    // The newline after `<pre>` and `<listing>` goes the full way (it is dropped).
+    ("pre_and_listing", "<body><p><pre>\nx</pre><listing>y</listing>", 5),
     ("void_elements_reconstruct_and_self_close", "<body><p><b>x</p><img><wbr/><area><embed><keygen>", 7),
     // Frameset-ok is still "ok" at `<img>` (the implied body, `<p>`): the
     // void element sets it "not ok", and `<frameset>` is ignored.
