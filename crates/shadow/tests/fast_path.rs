@@ -34,9 +34,7 @@ fn taken_by(html: &str, scripting: bool, counter: fn() -> u64) -> Result<u64, Fa
 
 /// How many tokens `counter` counts with `html` fed whole, then byte by byte.
 fn taken_each(html: &str, scripting: bool, counter: fn() -> u64) -> [u64; 2] {
-    let mut counts = [0; 2];
-    for (count, pieces) in counts.iter_mut().zip([vec![html.as_bytes()], html.as_bytes().chunks(1).collect()]) {
-        let before = counter();
+    counted_each(html, counter, |pieces| {
         let options = ShadowOptions { scripting, ..ShadowOptions::default() };
         let mut sink = ShadowSink::new(Shadow::new(options), NoEvents);
         let mut tokenizer = Tokenizer::new();
@@ -45,6 +43,16 @@ fn taken_each(html: &str, scripting: bool, counter: fn() -> u64) -> [u64; 2] {
         }
         tokenizer.finish(&mut sink);
         sink.finish();
+    })
+}
+
+/// How many tokens `counter` counts while `run` parses `html` given whole,
+/// then byte by byte.
+fn counted_each(html: &str, counter: fn() -> u64, run: impl Fn(&[&[u8]])) -> [u64; 2] {
+    let mut counts = [0; 2];
+    for (count, pieces) in counts.iter_mut().zip([vec![html.as_bytes()], html.as_bytes().chunks(1).collect()]) {
+        let before = counter();
+        run(&pieces);
         *count = counter() - before;
     }
     counts
@@ -329,18 +337,14 @@ impl TokenSink for CommentSkips {
 /// How many comments `Shadow::skip_inert_comment` took in `html`, fed
 /// whole, then byte by byte.
 fn comments_taken(html: &str) -> [u64; 2] {
-    let mut counts = [0; 2];
-    for (count, pieces) in counts.iter_mut().zip([vec![html.as_bytes()], html.as_bytes().chunks(1).collect()]) {
-        let before = inert_comments_taken();
+    counted_each(html, inert_comments_taken, |pieces| {
         let mut sink = CommentSkips(Shadow::new(ShadowOptions::default()));
         let mut tokenizer = Tokenizer::new();
         for piece in pieces {
             tokenizer.feed(piece, &mut sink);
         }
         tokenizer.finish(&mut sink);
-        *count = inert_comments_taken() - before;
-    }
-    counts
+    })
 }
 
 /// An event sink that records the element events, taking text events or not.
