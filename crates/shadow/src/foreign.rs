@@ -18,12 +18,6 @@ fn is_breakout(t: &TagToken) -> bool {
     }
 }
 
-/// Whether `name` converted to ASCII lowercase is `lower` (an end tag's
-/// name, which the tokenizer lowercased), without converting it.
-fn lowercase_is(name: &str, lower: &str) -> bool {
-    name.len() == lower.len() && name.bytes().zip(lower.bytes()).all(|(n, l)| n.to_ascii_lowercase() == l)
-}
-
 impl Builder {
     /// Characters in foreign content: U+0000 → U+FFFD.
     pub(crate) fn foreign_text<S: EventSink + ?Sized>(&mut self, text: &str, s: &mut S) -> usize {
@@ -98,15 +92,6 @@ impl Builder {
     fn foreign_end_tag<S: EventSink + ?Sized>(&mut self, t: &TagToken, s: &mut S) {
         if self.stack.live_len() <= 1 {
             return self.ignore(s, "end tag at the root");
-        }
-        // The common case: the loop's first node, the current node (a
-        // foreign element, this being foreign content), has the token's
-        // name once lowercased — it is popped alone.
-        if let Some(e) = self.stack.current()
-            && e.ns != Namespace::Html
-            && lowercase_is(self.stack.name(e), &t.name)
-        {
-            return self.pop(s, CloseCause::EndTag { span: t.span });
         }
         let html = self.stack.topmost_cat(cat::HTML);
         let found = [Namespace::Svg, Namespace::MathMl].iter().filter_map(|&ns| self.stack.topmost(ns, &t.name)).max();
