@@ -68,12 +68,7 @@ pub fn text_mode_for_state(state: &str) -> Option<TextMode> {
 /// test).
 pub fn load_tokenizer_tests() -> Vec<TokenizerTest> {
     let dir = crate::data_dir().join("html5lib-tests").join("tokenizer");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "test"))
-        .collect();
-    files.sort();
+    let files = htrewrite_testkit::corpus::files_with_extension(&dir, "test");
     let mut out = Vec::new();
     for path in files {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();

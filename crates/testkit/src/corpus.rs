@@ -85,6 +85,29 @@ pub fn files_under(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     Ok(out)
 }
 
+/// The files directly in `dir` whose extension is `extension` (no dot), sorted by path: the
+/// data files of a vendored suite, read in a fixed order.
+///
+/// # Example
+/// ```
+/// let dir = htrewrite_testkit::corpus::workspace_root().join("crates/testkit/src");
+/// let files = htrewrite_testkit::corpus::files_with_extension(&dir, "rs");
+/// assert!(files.iter().any(|p| p.ends_with("corpus.rs")));
+/// assert!(files.is_sorted());
+/// ```
+///
+/// # Panics
+/// When `dir` or one of its entries cannot be read: the tests that call it need the files.
+pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.unwrap_or_else(|e| panic!("an entry of {}: {e}", dir.display())).path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    files.sort();
+    files
+}
+
 /// Whether `path` names an HTML page by its extension (`.html` or `.htm`).
 ///
 /// # Example

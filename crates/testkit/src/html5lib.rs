@@ -20,12 +20,7 @@ use crate::corpus::workspace_root;
 /// When the vendored folder or one of its files cannot be read: the tests that call it need it.
 pub fn tree_construction_data() -> Vec<(String, Vec<u8>)> {
     let dir: PathBuf = workspace_root().join("tests/data/html5lib-tests/tree-construction");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-        .collect();
-    files.sort();
+    let files = crate::corpus::files_with_extension(&dir, "dat");
     let mut docs = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

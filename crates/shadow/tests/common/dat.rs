@@ -212,13 +212,7 @@ pub fn load_all() -> Vec<Case> {
         ("wpt-additions", "wpt-additions/", true),
     ] {
         let folder = root.join(dir);
-        let mut files: Vec<_> = std::fs::read_dir(&folder)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", folder.display()))
-            .map(|entry| entry.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-            .collect();
-        files.sort();
-        for path in files {
+        for path in htrewrite_testkit::corpus::files_with_extension(&folder, "dat") {
             let name = format!("{prefix}{}", path.file_name().expect("file name").to_string_lossy());
             let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
             cases.extend(parse(&name, &bytes, escapes).unwrap_or_else(|e| panic!("{e}")));
