@@ -465,7 +465,7 @@ const fn hash(b: &[u8], lower: bool) -> u64 {
 pub(crate) fn known(ns: Namespace, name: &str) -> Option<u32> {
     match pack(name) {
         Some(k) => EXACT_SHORT[ns_index(ns)].get(k),
-        None => known_long(ns, name),
+        None => known_long(ns, name.as_bytes()),
     }
 }
 
@@ -486,13 +486,24 @@ pub(crate) fn known_html_word(word: Option<u64>) -> Option<u32> {
     EXACT_SHORT[ns_index(Namespace::Html)].get(word?)
 }
 
+/// Whether a tag name that does not pack (`raw`, its bytes in the input)
+/// is surely no HTML element name of the table: lowercase ASCII letters,
+/// digits and `-` only (the name as the tokenizer decodes it is then `raw`
+/// itself), and not a name [`known`] finds. `false` for any other name,
+/// known or not.
+#[inline]
+pub(crate) fn outside_html_table(raw: &[u8]) -> bool {
+    raw.iter().all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && known_long(Namespace::Html, raw).is_none()
+}
+
 /// [`known`] for a name that does not pack (longer than 8 bytes, or with NUL).
 #[inline(never)]
-fn known_long(ns: Namespace, name: &str) -> Option<u32> {
+fn known_long(ns: Namespace, name: &[u8]) -> Option<u32> {
     if name.len() <= 8 {
         return None;
     }
-    EXACT_LONG[ns_index(ns)].get(hash(name.as_bytes(), false)).filter(|&id| NAMES[id as usize] == name)
+    EXACT_LONG[ns_index(ns)].get(hash(name, false)).filter(|&id| NAMES[id as usize].as_bytes() == name)
 }
 
 /// The id of the element whose ASCII-lowercased name is `lowercase`, if known.

@@ -12,7 +12,7 @@ use htrewrite_shadow::{
     Event, EventSink, NoEvents, Shadow, ShadowOptions, ShadowSink, fast_path_taken, inert_comments_taken,
     inert_text_taken,
 };
-use htrewrite_tokenizer::{Feedback, Token, TokenSink, Tokenizer};
+use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Feeds `html` (whole, then byte by byte) and returns how many tokens the
@@ -347,6 +347,73 @@ fn comments_taken(html: &str) -> [u64; 2] {
     })
 }
 
+/// `(name, document, start tags `Shadow::fast_start_unlisted` takes)`:
+/// names outside the table of known names, which have no rule of their own
+/// ("any other start tag"), each checked against the full rules
+/// (`check_fast_path`), and the start tags it must leave to them.
+const UNLISTED_START_CASES: &[(&str, &str, u64)] = &[
+    ("custom_elements", "<body><my-el>x</my-el><emu-xref>y</emu-xref><c->z</c->", 3),
+    ("long_names", "<body><emu-clause><emu-normative-optional>x", 2),
+    ("upper_case_short_name", "<body><MY-EL>x", 1),
+    ("non_ascii_name", "<body><x-é>y", 1),
+    // A `select`'s content goes by the rules of "in body" (the Standard
+    // has no "in select" mode since customizable `<select>`).
+    ("in_select", "<body><select><my-el>x", 1),
+    ("reconstructs_formatting", "<body><p><b>x</p><my-el>y", 1),
+    ("in_cell", "<table><tr><td><my-el>x", 1),
+    // What it must leave to the full rules: known names with rules of their
+    // own, short (`<form>`, `<option>`) and long (`<blockquote>` closes
+    // the `p`, `<plaintext>` switches the tokenizer), a long name in upper
+    // case or with a NUL (not read from its bytes), and every mode but "in
+    // body" and "in cell" (foreign content included).
+    ("known_short_names", "<body><form>x</form><p>y<option>z", 0),
+    ("known_long_names", "<body><p>x<blockquote>y<plaintext>z", 0),
+    ("upper_case_long_name", "<body><MY-LONG-ELEMENT>x", 0),
+    ("nul_in_name", "<body><x\0y>x", 0),
+    ("before_body", "<my-el>x", 0),
+    ("in_head", "<head><my-el>x", 0),
+    ("in_table", "<table><my-el>x", 0),
+    ("foreign_content", "<body><svg><my-el>x", 0),
+];
+
+/// A token sink that tries `Shadow::fast_start` and then
+/// `Shadow::fast_start_unlisted` on start tags, as the rewriter's quick
+/// path does, and counts the start tags the second took.
+struct UnlistedStarts(Shadow, u64);
+
+impl TokenSink for UnlistedStarts {
+    fn token(&mut self, t: &Token<'_>) -> Feedback {
+        if t.kind() == TokenKind::StartTag {
+            if let Some(start) = self.0.fast_start(t) {
+                return self.0.take_fast_start(t, start, &mut NoEvents);
+            }
+            if let Some(start) = self.0.fast_start_unlisted(t) {
+                self.1 += 1;
+                return self.0.take_fast_start_unlisted(t, start, &mut NoEvents);
+            }
+        }
+        self.0.process_monomorphized(t, &mut NoEvents)
+    }
+
+    fn cdata_allowed(&mut self) -> bool {
+        self.0.cdata_allowed()
+    }
+}
+
+/// How many start tags `Shadow::fast_start_unlisted` took in `html`, fed
+/// whole, then byte by byte.
+fn unlisted_starts_taken(html: &str) -> [u64; 2] {
+    [vec![html.as_bytes()], html.as_bytes().chunks(1).collect::<Vec<_>>()].map(|pieces| {
+        let mut sink = UnlistedStarts(Shadow::new(ShadowOptions::default()), 0);
+        let mut tokenizer = Tokenizer::new();
+        for piece in pieces {
+            tokenizer.feed(piece, &mut sink);
+        }
+        tokenizer.finish(&mut sink);
+        sink.1
+    })
+}
+
 /// An event sink that records the element events, taking text events or not.
 struct Elements {
     text_events: bool,
@@ -440,6 +507,18 @@ fn main() {
                 return Err(format!(
                     "{html:?}: the inert comment path took {n:?} comments (whole, byte by byte), expected {:?}",
                     [whole, bytes]
+                )
+                .into());
+            }
+            Ok(())
+        })
+    }));
+    trials.extend(UNLISTED_START_CASES.iter().map(|&(name, html, expected)| {
+        Trial::test(format!("unlisted_start::{name}"), move || {
+            let n = unlisted_starts_taken(html);
+            if n != [expected; 2] {
+                return Err(format!(
+                    "{html:?}: the unlisted names' path took {n:?} start tags (whole, byte by byte), expected {expected}"
                 )
                 .into());
             }
