@@ -213,6 +213,15 @@ pub struct Program {
     /// parents need no sibling cursor, so an element that leaves no state
     /// for its descendants or children needs no record.
     pub(crate) sparse_records: bool,
+    /// In a program with [`Program::by_tag`]: every tag key with start
+    /// states is a known HTML name's. An HTML element whose name is outside
+    /// the table of known names (a custom element's `<my-el>`) then has no
+    /// start state (its key, if another's, leads to states of a name that
+    /// is not its own) and matches no rule; it is no special element either
+    /// ([`Matcher::element_opened`](crate::Matcher::element_opened) answers
+    /// for it as for a known name of [`Program::answered_known`] without a
+    /// rule). False in other programs.
+    pub(crate) unlisted_answered: bool,
     /// The elements whose attributes matching may read: `None` for all,
     /// else those with these names (ASCII-lowercase, sorted).
     pub(crate) attribute_readers: Option<NameSet>,
@@ -768,6 +777,7 @@ impl Program {
                 needs_child_counts: false,
                 flat: false,
                 sparse_records: false,
+                unlisted_answered: false,
                 attribute_readers: None,
                 attribute_value_readers: None,
             },
@@ -819,6 +829,9 @@ impl Program {
                 t.pure = PureStart::new(&t.states, &p);
             }
             (p.answered_known, p.ruled_known, p.known_answer) = known_answers(&by_tag);
+            p.unlisted_answered = by_tag.keys().all(|&key| {
+                known_of_key(key).any(|i| KnownName::from_index(i).is_some_and(|k| k.namespace() == Namespace::Html))
+            });
             p.by_tag = Some(by_tag);
         }
         p.attribute_readers = attribute_readers(&p, false);

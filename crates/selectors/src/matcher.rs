@@ -102,6 +102,10 @@ thread_local! {
     /// rule, or a formatting element followed) (unit tests count them).
     pub(crate) static PREFILTERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     pub(crate) static RULED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Elements of names outside the table of known names that
+    /// [`Matcher::element_opened`] answered without the full path
+    /// ([`Program::unlisted_answered`]).
+    pub(crate) static UNLISTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Per-document matching state, driven by the shadow's events.
@@ -915,13 +919,20 @@ impl Matcher {
     /// agency's furthest block and be moved ([`MoveKind::Adoption`]).
     #[inline(always)]
     fn answers_alone(&self, k: KnownName, position: Position) -> bool {
+        self.placed_alone(known_tags()[k.index()].special, position)
+    }
+
+    /// [`Matcher::answers_alone`] of an element that is special or not
+    /// (`special`): its position in the document, with nothing kept.
+    #[inline(always)]
+    fn placed_alone(&self, special: bool, position: Position) -> bool {
         match position {
             Position::Detached => false,
             _ if self.flat => true,
             Position::Append { parent } | Position::AppendToTemplateContents { template: parent } => {
                 !self.records.may_hold(parent)
                     && self.movables.map.is_empty()
-                    && (self.formatting_open.is_empty() || !known_tags()[k.index()].special)
+                    && (self.formatting_open.is_empty() || !special)
             }
             Position::InsertBefore { .. } => false,
         }
@@ -949,6 +960,19 @@ impl Matcher {
             if !self.flat && known_tags()[k.index()].formatting {
                 self.formatting_open.opened(element.id);
             }
+            return &self.out;
+        }
+        // An HTML element of a name outside the table (`<my-el>`), in a
+        // program whose start states are all keyed by known HTML names: no
+        // rule, nothing to keep, not special and no formatting element.
+        if element.known.is_none()
+            && element.ns == Namespace::Html
+            && self.program.unlisted_answered
+            && self.placed_alone(false, element.position)
+        {
+            #[cfg(test)]
+            UNLISTED.set(UNLISTED.get() + 1);
+            self.out.clear();
             return &self.out;
         }
         self.element_opened_full(element)

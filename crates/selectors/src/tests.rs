@@ -251,39 +251,57 @@ fn name_set_finds_exactly_its_names() {
 /// `p`) or not (`ul > li`, the bench's ten selectors, descendants and
 /// tables), where the tests answer (with a rule too where a type selector
 /// is alone), and others where they must never answer (a class, a sibling,
-/// a universal selector, an attribute key).
+/// a universal selector, an attribute key). The same for elements of names
+/// outside the table of known names (`Program::unlisted_answered`: `<my-el>`,
+/// and `<path>` in body, an HTML element) in programs that name only known
+/// HTML names, and never in one that names another (`my-el`, SVG's `path`),
+/// nor for a foreign element (SVG's `<section>`, which `section` matches).
 #[test]
 fn known_name_prefilter_is_the_full_path() {
     use crate::ElementInfo;
-    use crate::matcher::{PREFILTERED, RULED};
+    use crate::matcher::{PREFILTERED, RULED, UNLISTED};
     // (selectors, answered in line (no rule), answered out of line (a rule,
-    // or a formatting element followed in a program that is not flat))
-    let programs: &[(&[&str], bool, bool)] = &[
-        (&["a[href]", "head"], true, false),
-        (&["div", "p", "svg|rect", "title"], true, true),
-        (&["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"], true, true),
-        (&["ul > li", "table td"], true, true),
-        (&["div p", "b", "svg|rect", "tr"], true, true),
-        (&["td > a", "select option", "option"], true, true),
+    // or a formatting element followed in a program that is not flat),
+    // elements of names outside the table answered)
+    let programs: &[(&[&str], bool, bool, bool)] = &[
+        (&["a[href]", "head"], true, false, true),
+        (&["div", "p", "svg|rect", "title"], true, true, false),
+        (&["a", "div", "p", "span", "img", "li", "script", "meta", "link[rel]", "ul > li"], true, true, true),
+        (&["ul > li", "table td"], true, true, true),
+        (&["div p", "b", "svg|rect", "tr"], true, true, false),
+        (&["div p", "b", "tr"], true, true, true),
+        (&["td > a", "select option", "option"], true, true, true),
         // Lowercase names: SVG's `foreignObject` is not `foreignobject`.
-        (&["foreignobject", "clippath", "lineargradient", "svg"], true, true),
-        (&["p.x"], false, false),
-        (&["li + li"], false, false),
-        (&["*"], false, false),
-        (&["[href]"], false, false),
+        (&["foreignobject", "clippath", "lineargradient", "svg"], true, true, false),
+        (&["my-el", "div"], true, true, false),
+        // SVG's `<section>` is no known name, and `section` matches it.
+        (&["section", "div"], true, true, true),
+        (&["path", "div > p"], true, true, false),
+        (&["p.x"], false, false, false),
+        (&["li + li"], false, false, false),
+        (&["*"], false, false, false),
+        (&["[href]"], false, false, false),
     ];
     let mut docs = htrewrite_testkit::html5lib::tree_construction_data();
     assert!(docs.len() > 1000, "html5lib cases read: {}", docs.len());
+    // Names outside the table: in body, nested, under formatting elements
+    // (the adoption agency moves them), foster-parented, in foreign content.
+    docs.push((
+        "unlisted names".to_owned(),
+        b"<body><my-el><p>x</p></my-el><path>y</path><div><my-el><p>z</my-el></div><b><x-y><p>w</b>v</x-y>\
+          <table><my-el>t</table><svg><my-el/><path/><section/></svg><ul><li><my-el><li>u</ul>"
+            .to_vec(),
+    ));
     let pages = htrewrite_testkit::corpus::vendored_html_pages();
     assert!(!pages.is_empty());
     for (name, path) in &pages {
         docs.push((name.clone(), std::fs::read(path).unwrap()));
     }
     let namespaces = crate::Namespaces::default().declare("svg", "http://www.w3.org/2000/svg");
-    for &(selectors, unruled, ruled) in programs {
+    for &(selectors, unruled, ruled, unlisted) in programs {
         let lists: Vec<_> = selectors.iter().map(|s| crate::SelectorList::parse(s).unwrap()).collect();
         let program = Arc::new(Program::from_lists(&lists, &namespaces).unwrap());
-        let (before, ruled_before) = (PREFILTERED.get(), RULED.get());
+        let (before, ruled_before, unlisted_before) = (PREFILTERED.get(), RULED.get(), UNLISTED.get());
         for (name, doc) in &docs {
             let mut with_test = Matcher::new(Arc::clone(&program));
             let mut full = Matcher::new(Arc::clone(&program));
@@ -310,5 +328,7 @@ fn known_name_prefilter_is_the_full_path() {
         let (taken, taken_ruled) = (PREFILTERED.get() - before, RULED.get() - ruled_before);
         assert_eq!(taken > 0, unruled, "{selectors:?}: {taken} elements answered in line by known name");
         assert_eq!(taken_ruled > 0, ruled, "{selectors:?}: {taken_ruled} elements answered out of line by known name");
+        let taken_unlisted = UNLISTED.get() - unlisted_before;
+        assert_eq!(taken_unlisted > 0, unlisted, "{selectors:?}: {taken_unlisted} elements of names outside the table");
     }
 }
