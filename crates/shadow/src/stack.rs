@@ -586,7 +586,10 @@ impl Stack {
             }
         };
         let e = OpenElement { id, parent, key, cats, ns, lists: index_lists(cats) };
-        if self.name(&e) != name {
+        // An HTML name is its own key ([`key`]), or the table's name it
+        // equals: only a foreign name can differ in case from its key.
+        debug_assert!(ns != Namespace::Html || self.name(&e) == name, "{name}");
+        if ns != Namespace::Html && self.name(&e) != name {
             cats |= cat::CASED;
             self.cased.insert(id, name.into());
         }
