@@ -2926,7 +2926,8 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
     /// does after it, in line in the tokenizer's scan: no call and no
     /// dispatch on the token's kind —, an end tag
     /// or a start tag that the shadow's in-body fast path takes
-    /// ([`Feed::quick_end_tag`], [`Feed::quick_start_tag`]), or a comment
+    /// (names outside the table included: [`Feed::quick_end_tag`],
+    /// [`Feed::quick_start_tag`]), or a comment
     /// that changes nothing in the tree and that no handler sees
     /// ([`Core::takes_inert_comment`]).
     /// Anything else goes to [`Feed::token`].
@@ -2975,9 +2976,11 @@ impl<K: HandlerKind> TokenSink for Feed<'_, '_, K> {
 
 impl<K: HandlerKind> Feed<'_, '_, K> {
     /// A start tag that [`Feed::token`] would take to [`Core::tag_token`]
-    /// and the shadow to its in-body fast path ([`Core::quick_start_tag`]):
-    /// that work and what [`Feed::token`] does after it, out of line as
-    /// [`Feed::quick_end_tag`] is.
+    /// and the shadow to its in-body fast path ([`Core::quick_start_tag`]),
+    /// or, for a name outside the table of known names, to its path of "any
+    /// other start tag" ([`Feed::quick_start_unlisted`]): that work and what
+    /// [`Feed::token`] does after it, out of line as [`Feed::quick_end_tag`]
+    /// is.
     #[inline(never)]
     fn quick_start_tag(&mut self, t: &Token<'_>) -> bool {
         if self.core.quick_start_tag(t, self.input).is_some() {

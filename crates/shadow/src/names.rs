@@ -493,6 +493,7 @@ pub(crate) fn known_html_word(word: Option<u64>) -> Option<u32> {
 /// known or not.
 #[inline]
 pub(crate) fn outside_html_table(raw: &[u8]) -> bool {
+    debug_assert!(pack_name(raw, true).is_none(), "{raw:?} packs: known_html_word answers for it");
     raw.iter().all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && known_long(Namespace::Html, raw).is_none()
 }
