@@ -49,13 +49,16 @@ fn taken_each(html: &str, scripting: bool, counter: fn() -> u64) -> [u64; 2] {
 /// How many tokens `counter` counts while `run` parses `html` given whole,
 /// then byte by byte.
 fn counted_each(html: &str, counter: fn() -> u64, run: impl Fn(&[&[u8]])) -> [u64; 2] {
-    let mut counts = [0; 2];
-    for (count, pieces) in counts.iter_mut().zip([vec![html.as_bytes()], html.as_bytes().chunks(1).collect()]) {
+    each_chunking(html, |pieces| {
         let before = counter();
-        run(&pieces);
-        *count = counter() - before;
-    }
-    counts
+        run(pieces);
+        counter() - before
+    })
+}
+
+/// What `run` counts while it parses `html` given whole, then byte by byte.
+fn each_chunking(html: &str, run: impl Fn(&[&[u8]]) -> u64) -> [u64; 2] {
+    [vec![html.as_bytes()], html.as_bytes().chunks(1).collect::<Vec<_>>()].map(|pieces| run(&pieces))
 }
 
 /// `(name, document, tokens the fast path takes)`.
@@ -403,7 +406,7 @@ impl TokenSink for UnlistedStarts {
 /// How many start tags `Shadow::fast_start_unlisted` took in `html`, fed
 /// whole, then byte by byte.
 fn unlisted_starts_taken(html: &str) -> [u64; 2] {
-    [vec![html.as_bytes()], html.as_bytes().chunks(1).collect::<Vec<_>>()].map(|pieces| {
+    each_chunking(html, |pieces| {
         let mut sink = UnlistedStarts(Shadow::new(ShadowOptions::default()), 0);
         let mut tokenizer = Tokenizer::new();
         for piece in pieces {
