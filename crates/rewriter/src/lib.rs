@@ -140,23 +140,23 @@
 //!   UTF-8, NUL, CR) and any chunking: `tests/tests/rewriter_roundtrip.rs`
 //!   in the workspace (every html5lib input, the vendored pages and
 //!   `$HTREWRITE_CORPUS`, each whole, at every byte or at seeded random
-//!   points), `tests/properties.rs` (proptest: random bytes and HTML-like
+//!   points), `tests/suite/properties.rs` (proptest: random bytes and HTML-like
 //!   documents), the `rewriter_random` fuzz target (`fuzz/`).
 //! - **Exact edits**: an attribute edit changes only that attribute's bytes,
 //!   and inserted text never changes how the rest of the document tokenizes
-//!   (`tests/properties.rs`, which diffs and re-tokenizes the output);
-//!   per-action expectations in `tests/data/cases/*.toml` (`tests/cases.rs`).
+//!   (`tests/suite/properties.rs`, which diffs and re-tokenizes the output);
+//!   per-action expectations in `tests/data/cases/*.toml` (`tests/suite/cases.rs`).
 //! - **Chunking-independent**: outputs and what handlers observe do not
 //!   depend on where the input is split: every data case runs whole, split
-//!   at every byte and at seeded random points (`tests/cases.rs`,
-//!   `tests/encodings.rs`, `tests/limits.rs`), the round-trip test
+//!   at every byte and at seeded random points (`tests/suite/cases.rs`,
+//!   `tests/suite/encodings.rs`, `tests/suite/limits.rs`), the round-trip test
 //!   compares handler observations across chunkings, and
 //!   `tests/placement.rs` checks where edits land, whole against byte by
 //!   byte, on every document of up to five pieces from twenty
 //!   (mode-switching tags, formatting elements, NUL, whitespace, letters).
 //!   With deferred content, neither the chunking of the page, nor that of
 //!   each streamed fill, nor the order slots are filled in changes the
-//!   output (`tests/deferred.rs`: every permutation for small cases,
+//!   output (`tests/suite/deferred.rs`: every permutation for small cases,
 //!   proptest against the same edits made at once).
 //! - **Linear time**: the tokenizer and the shadow are linear on every
 //!   input (their crates' tests count steps at n and 4n); the rewriter adds
@@ -168,14 +168,14 @@
 //!   mode) and pending inserted content, never the document;
 //!   [`Settings::memory_limit`] counts all of them and fails with
 //!   [`RewritingError::MemoryLimitExceeded`], leaving the output exact up to
-//!   the failing token (`tests/limits.rs`). Output held after a pending
+//!   the failing token (`tests/suite/limits.rs`). Output held after a pending
 //!   slot is bounded by [`Settings::hold_limit`] (back-pressure, not an
-//!   error: `tests/deferred.rs`, `bounded::*`).
+//!   error: `tests/suite/deferred.rs`, `bounded::*`).
 //! - **Context-safe text**: [`ContentType::Text`] is escaped for the context
 //!   it lands in (text, attribute value, RCDATA), or refused with
 //!   [`EditErrorKind`] where escaping is impossible (RAWTEXT, script data,
-//!   comments): `content.rs` unit tests, `tests/cases.rs`,
-//!   `tests/properties.rs`. Inserted content, text or HTML, never joins the
+//!   comments): `content.rs` unit tests, `tests/suite/cases.rs`,
+//!   `tests/suite/properties.rs`. Inserted content, text or HTML, never joins the
 //!   bytes written before it: after source text that ends unfinished (`a<`,
 //!   `&no`, `x</ti`), a first character that would finish it as a tag or a
 //!   character reference is written as a numeric character reference; in
@@ -186,7 +186,7 @@
 //! - **Encodings**: any WHATWG label; sniffing (BOM, transport charset,
 //!   `<meta>` prescan); inserted content encoded into the document's
 //!   encoding; UTF-16 untouched spans passed through as the original bytes
-//!   (`tests/encodings.rs`, html5lib's encoding suite).
+//!   (`tests/suite/encodings.rs`, html5lib's encoding suite).
 //!
 //! ## Known differences
 //! - From the Standard: none known in tokenization or tree construction
@@ -201,7 +201,7 @@
 //!   [`EditErrorKind::NoStartTag`], documented on each [`Element`] method.
 //! - From lol-html: `tests/data/lol_html_differences.toml` lists, with a
 //!   reason each, the peer's cases whose expectation disagrees with the
-//!   Standard's tree or selectors we refuse by design (`tests/lol_html.rs`).
+//!   Standard's tree or selectors we refuse by design (`tests/suite/lol_html.rs`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -18,6 +18,7 @@
 //! was added for one the fuzzer found (events of text after `<pre>` placed
 //! before the newline it ignores when the text came whole).
 
+#[path = "suite/common/mod.rs"]
 mod common;
 
 use common::Chunking;

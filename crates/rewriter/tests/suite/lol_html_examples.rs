@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::error::Error;
 use std::rc::Rc;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 type Run = fn(&[&[u8]]) -> Result<String, Box<dyn Error>>;
 
@@ -504,14 +504,12 @@ fn check(example: &Example) -> Result<(), Failed> {
     }
 }
 
-fn main() {
-    let args = Arguments::from_args();
-    let trials = examples()
+pub(crate) fn trials() -> Vec<Trial> {
+    examples()
         .into_iter()
         .map(|example| {
             let kind = if example.differs.is_some() { "differs" } else { "same" };
             Trial::test(format!("{kind}::{}", example.name), move || check(&example))
         })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+        .collect()
 }

@@ -16,7 +16,7 @@
 //! - `sendable::*`: the same with [`Settings::new_send`], the rewriter moved
 //!   to another thread.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 
 use common::Chunking;
 use htrewrite::{ContentType, OnError, Rewriter, RewritingError, Settings};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// Whether, and when, a case bails out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,8 +381,7 @@ fn sendable(
     .map_err(Failed::from)
 }
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials: Vec<Trial> = cases().into_iter().map(|case| Trial::test(case.name, move || check(&case))).collect();
     trials.push(Trial::test("order::two_hooks", two_hooks));
     trials.push(Trial::test("sendable::element_handler_error", || {
@@ -402,5 +401,5 @@ fn main() {
             "encoding: ISO-2022-JP cannot be rewritten losslessly (no byte-level tokenization)",
         )
     }));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

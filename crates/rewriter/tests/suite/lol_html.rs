@@ -19,13 +19,13 @@
 //! `tests/data/lol_html_differences.toml`; a listed case must still differ
 //! (a listed case that passes fails the run, so the list stays honest).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use htrewrite::{ContentType, RewritingError, Settings};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use serde::Deserialize;
 
 /// The expected-differences list.
@@ -68,8 +68,7 @@ impl Suite {
     }
 }
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let list_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lol_html_differences.toml");
     let list: Differences =
         toml::from_str(&std::fs::read_to_string(&list_path).expect("differences list")).expect("differences toml");
@@ -120,7 +119,7 @@ fn main() {
     for (suite, case) in listed.keys() {
         assert!(found.contains(&(suite.clone(), case.clone())), "listed case {suite} {case} does not exist");
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Why a case did not pass.

@@ -20,14 +20,14 @@
 //!   data (as the parser normalizes it: CR LF, NUL); the rest of the
 //!   document keeps its tokens.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 
 use htrewrite::{ContentType, Settings};
 use htrewrite_shadow::{Event, Shadow, ShadowOptions};
 use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
 
@@ -47,18 +47,14 @@ fn runner(cases: u32) -> TestRunner {
     TestRunner::new_with_rng(config, rng)
 }
 
-fn main() {
-    // Every token the in-body fast path takes is checked against the full rules.
-    htrewrite_shadow::check_fast_path(true);
-    let args = Arguments::from_args();
-    let trials = vec![
+pub(crate) fn trials() -> Vec<Trial> {
+    vec![
         Trial::test("noop_round_trip", || property(document(), |doc| round_trip(doc, true))),
         Trial::test("no_handlers_round_trip", || property(document(), |doc| round_trip(doc, false))),
         Trial::test("set_attribute_changes_only_its_value", || property(attribute_case(), set_attribute)),
         Trial::test("inserted_text_keeps_tokenization", || property(insertion_case(), inserted_text)),
         Trial::test("comment_set_text_reads_back", || property(comment_case(), comment_set_text)),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }
 
 /// Runs `test` on 256 generated values (`PROPTEST_CASES` to change).

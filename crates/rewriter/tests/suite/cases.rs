@@ -19,13 +19,13 @@
 //! input, the value and the expected output are written as UTF-8 in the file
 //! and encoded into that encoding before the run.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::path::Path;
 
 use htrewrite::{CloseCause, ContentType, EditError, HandlerResult, Settings};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -70,10 +70,7 @@ struct CaseSettings {
     scripting: Option<bool>,
 }
 
-fn main() {
-    // Every token the in-body fast path takes is checked against the full rules.
-    htrewrite_shadow::check_fast_path(true);
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/data/cases")
@@ -94,7 +91,7 @@ fn main() {
             trials.push(Trial::test(name, move || run(&trial_name, &case).map_err(Failed::from)));
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 fn run(name: &str, case: &Case) -> Result<(), String> {

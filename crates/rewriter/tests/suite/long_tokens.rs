@@ -9,14 +9,14 @@
 //! The deferred case holds output behind a pending slot (the long tokens'
 //! bytes are then staged, not handed over) and fills it after the input.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use common::{Chunking, chunkings, show};
 use htrewrite::{ContentType, OnError, Rewriter, RewritingError, Settings, Slot};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// The document's pieces: markup, then a unit repeated to make the long
 /// token (text, comment, script, attribute value, references, CDATA).
@@ -132,8 +132,7 @@ fn failing() -> Settings<'static> {
 /// A case: its name, its settings and the output expected.
 type Case = (&'static str, fn() -> Settings<'static>, String);
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let doc = document();
     let cases: [Case; 5] = [
         ("no_handlers_round_trip", Settings::new, doc.clone()),
@@ -151,7 +150,7 @@ fn main() {
         .map(|(name, settings, expected)| Trial::test(name, move || check(name, settings, &expected)))
         .collect();
     trials.push(Trial::test("pending_slot_holds_long_tokens", move || deferred(&doc)));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// A slot on the first `p` pending while the long tokens are read, filled

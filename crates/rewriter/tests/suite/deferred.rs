@@ -34,7 +34,7 @@
 //!   with [`OnError::PassThrough`](htrewrite::OnError::PassThrough) a
 //!   failure after a slot passes the rest through after the slot's content.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -42,7 +42,7 @@ use std::rc::Rc;
 use common::{Chunking, chunkings, show, toml_case_trials};
 use htrewrite::{ContentType, Fallback, Rewriter, RewritingError, Settings, Slot, SlotErrorKind};
 use htrewrite_testkit::{Random, SplitMix64, fnv1a64, permutations, shuffled};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
 use serde::Deserialize;
@@ -687,8 +687,7 @@ fn copy_waits_for_slots() -> Result<(), Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials = toml_case_trials("deferred/cases.toml", |c: &Case| &c.name, run_case);
     type Test = fn() -> Result<(), Failed>;
     let named: [(&str, Test); 10] = [
@@ -704,5 +703,5 @@ fn main() {
         ("errors::broken_stream_keeps_what_came", errors_broken_stream_keeps_what_came),
     ];
     trials.extend(named.into_iter().map(|(name, test)| Trial::test(name, test)));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

@@ -13,13 +13,13 @@
 //!   fallback, a transport charset winning over it, and BOMs (UTF-8,
 //!   UTF-16LE) kept in the output.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 
 use encoding_rs::Encoding;
 use htrewrite::{ContentType, EditErrorKind, Settings};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// (encoding, text it can represent, used in the documents).
 const ENCODINGS: &[(&str, &str)] = &[
@@ -35,8 +35,7 @@ const ENCODINGS: &[(&str, &str)] = &[
 /// Inserted text: some characters every encoding lacks.
 const INSERTED: &str = "é€漢ő😀";
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for &(label, sample) in ENCODINGS {
         let enc = Encoding::for_label(label.as_bytes()).expect("label");
@@ -53,7 +52,7 @@ fn main() {
     trials.push(Trial::test("sniffing::fallback_without_meta", fallback_without_meta));
     trials.push(Trial::test("sniffing::utf8_bom_kept", utf8_bom_kept));
     trials.push(Trial::test("sniffing::utf16le_bom_kept", utf16le_bom_kept));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Whether `enc` can represent every character.

@@ -21,17 +21,16 @@
 //!   is the rewrite before the failing element, and later writes are
 //!   [`RewritingError::Poisoned`].
 
-mod common;
+use crate::common;
 
 use common::Chunking;
 use htrewrite::{ContentType, OnError, Rewriter, RewritingError, Settings};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 const LIMIT: usize = 4096;
 
-fn main() {
-    let args = Arguments::from_args();
-    let trials = vec![
+pub(crate) fn trials() -> Vec<Trial> {
+    vec![
         Trial::test("memory::huge_tag", huge_tag),
         Trial::test("memory::huge_text_node_whole_text_bound", || {
             huge_text_node(|| Settings::new().whole_text_nodes(1000))
@@ -67,8 +66,7 @@ fn main() {
             pass_through(b"<p>a</p><b>x</b>tail<b>y</b>", || Settings::new().element("b", |_| Err("boom".into())))
         }),
         Trial::test("handler_error::stop", handler_error_stop),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }
 
 /// Before the huge tag, a paragraph a handler edits.

@@ -27,7 +27,7 @@
 //!   the parse waits, no more than [`Settings::hold_limit`] bytes of input
 //!   are taken.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -38,7 +38,7 @@ use htrewrite::{
     ContentType, EditErrorKind, Fallback, IoSink, MAX_NESTED_PARSED, MAX_PARSE_NESTING, Rewriter, RewritingError,
     Settings, Slot, SlotErrorKind,
 };
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
 use serde::Deserialize;
@@ -752,8 +752,7 @@ fn property_parsed_equals_spliced() -> Result<(), Failed> {
         .map_err(|e| Failed::from(e.to_string()))
 }
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials = toml_case_trials("parsed/cases.toml", |c: &Case| &c.name, run_case);
     type Test = fn() -> Result<(), Failed>;
     let named: [(&str, Test); 13] = [
@@ -772,5 +771,5 @@ fn main() {
         ("property::parsed_equals_spliced", property_parsed_equals_spliced),
     ];
     trials.extend(named.into_iter().map(|(name, test)| Trial::test(name, test)));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
