@@ -35,7 +35,7 @@
 //! the last fragment. A fragment that fails or times out gets its slot's
 //! fallback and goes through the [`ErrorPolicy`] (counted in
 //! [`Stats::content_failed`]); see [`HtmlRewriteLayer::new_async`] for
-//! an example and `tests/async_handlers.rs`.
+//! an example and `tests/suite/async_handlers.rs`.
 //!
 //! ## When a response is rewritten
 //! Only when it is safe ([`Predicate`]): `Content-Type` `text/html` (and
@@ -97,7 +97,7 @@
 //!     .service(upstream_client);
 //! # let _ = service;
 //! ```
-//! (`tests/loopback.rs`, `gzip_upstream_decompress_rewrite_compress`, runs
+//! (`tests/suite/loopback.rs`, `gzip_upstream_decompress_rewrite_compress`, runs
 //! exactly this against a gzip upstream.)
 //!
 //! ## Errors after the headers are sent
