@@ -129,7 +129,7 @@
 //! assert_eq!(matched(&["b + table td"], "<table><b></b><tr><td>")[0], ["td"]);
 //! ```
 //!
-//! The differential test (`tests/differential.rs`) compares every match with
+//! The differential test (`tests/suite/differential.rs`) compares every match with
 //! html5ever's tree at the moment each element is inserted, and lists where
 //! the final DOM differs (the moves above).
 //!
@@ -143,7 +143,7 @@
 //!   vendored subset) and 3,000 proptest documents — 99.9 % of
 //!   (document, selector) pairs, every other pair in a document where the
 //!   tree changes after insertion (see *Tree shape*) or html5ever lags the
-//!   Standard (`tests/differential.rs`, each differing element checked to be
+//!   Standard (`tests/suite/differential.rs`, each differing element checked to be
 //!   touched by such a change). Elements without a start tag are compared
 //!   apart, by name.
 //! - **At insertion**: the matches equal, element by element, what
@@ -156,20 +156,20 @@
 //!   content and deep runs of special elements; 100 % except elements in
 //!   template contents (a separate fragment in the DOM) and where html5ever
 //!   lags the Standard, each listed with its reason
-//!   (`tests/differential.rs`). And a naive right-to-left evaluator over a
+//!   (`tests/suite/differential.rs`). And a naive right-to-left evaluator over a
 //!   live tree rebuilt from the events agrees with the streaming matcher on
 //!   every element at the moment it is matched, adoption-agency moves and
 //!   foster parenting included (html5lib inputs, real pages, 3,000 proptest
 //!   documents, 45 selectors with namespaces and `of S`;
-//!   `tests/reference.rs`).
+//!   `tests/suite/reference.rs`).
 //! - **Per feature**: 109 named match cases from the Selectors spec's
 //!   examples, positive and negative, plus errors, round-trips (also 1,000
-//!   generated) and elements without a start tag (`tests/features.rs`); the
+//!   generated) and elements without a start tag (`tests/suite/features.rs`); the
 //!   W3C css3-modsel cases of lol-html through a driver that applies its
 //!   ELEMENT markers, disagreements with the Standard listed
-//!   (`tests/lol_html.rs`).
+//!   (`tests/suite/lol_html.rs`).
 //! - **Chunking-independent**: every match case is fed whole, split at
-//!   every byte and in seeded random splits (`tests/features.rs`).
+//!   every byte and in seeded random splits (`tests/suite/features.rs`).
 //! - **Bounded memory**: per open element, the states alive for its
 //!   descendants (shared with its parent when it adds none), its children,
 //!   its next siblings, and child / type / `of S` counters; nothing of closed

@@ -42,7 +42,7 @@
 //! tests call it), every token the fast path takes is also run through the
 //! full rules on a copy of the builder, and the events and the state must
 //! be equal, else it panics; the html5lib suites, the exhaustive documents,
-//! the round trips and `tests/fast_path.rs` (every known HTML name in
+//! the round trips and `tests/suite/fast_path.rs` (every known HTML name in
 //! several contexts, and the cases that must not take it) run so. Off, the
 //! check costs one relaxed atomic load per token taken.
 //!
@@ -51,7 +51,7 @@
 //! without text events, characters that "in body" (frameset-ok already "not
 //! ok", nothing to reconstruct, no U+0000) or "text" would only insert
 //! change nothing and make no event. The same check runs the full rules
-//! beside it (`inert_text_taken` counts it; `tests/fast_path.rs`'s
+//! beside it (`inert_text_taken` counts it; `tests/suite/fast_path.rs`'s
 //! `inert_text::` cases, and the html5lib tree tests' run without text
 //! events).
 
@@ -119,7 +119,7 @@ const BLOCK_END: u16 = 8192;
 /// "An end tag whose tag name is one of: address, article, …" in body
 /// (`body.rs`'s end-tag rule of the same names; the fast path's check
 /// compares every name's end tag with it after an `li`,
-/// `tests/fast_path.rs`'s context `implied_end_below`).
+/// `tests/suite/fast_path.rs`'s context `implied_end_below`).
 const BLOCK_END_NAMES: &[&str] = &[
     "address",
     "article",

@@ -50,7 +50,7 @@
 //! # Guarantees
 //! - **Exact**: rebuilt from the events alone, the tree equals html5lib's
 //!   expected tree on the tree-construction suite, documents and fragments,
-//!   scripting on and off (`tests/html5lib_tree.rs`; stale cases listed with
+//!   scripting on and off (`tests/suite/html5lib_tree.rs`; stale cases listed with
 //!   reasons in `tests/expected-differences.toml`), including the cloning of a
 //!   selected `option` into `selectedcontent` ([`Event::SelectedContentCloned`]).
 //! - **Chunking-independent**: the events do not depend on where the input is

@@ -11,7 +11,9 @@
 //!   from the workspace root, wherever cargo runs the test) and the walk over its pages;
 //! - [`differences`]: the reader of the `expected-differences.toml` lists (upstream cases that
 //!   the current HTML Standard made stale);
-//! - [`html5lib`]: the vendored tree-construction suite's documents, for tests that only feed them.
+//! - [`html5lib`]: the vendored tree-construction suite's documents, for tests that only feed them;
+//! - [`suite`]: one test binary for a crate's integration-test files, each file's trials of the
+//!   kind named after it.
 //!
 //! The generators are written out here rather than taken from a crate on purpose: a seed
 //! printed by a failing test or found by the fuzzer must give the same cases after any
@@ -25,6 +27,7 @@ pub mod differences;
 pub mod html5lib;
 mod orders;
 mod rng;
+pub mod suite;
 
 pub use orders::{permutations, shuffled};
 pub use rng::{Random, SplitMix64, XorShift64Star, env_seed, fnv1a64};

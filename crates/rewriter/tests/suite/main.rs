@@ -24,15 +24,9 @@ mod long_tokens;
 mod parsed;
 mod properties;
 
-use libtest_mimic::{Arguments, Trial};
-
-/// A module's tests.
-type Trials = fn() -> Vec<Trial>;
-
 fn main() {
     htrewrite_shadow::check_fast_path(true);
-    let args = Arguments::from_args();
-    let modules: [(&str, Trials); 10] = [
+    htrewrite_testkit::suite::run(&[
         ("bail_out", bail_out::trials),
         ("cases", cases::trials),
         ("deferred", deferred::trials),
@@ -43,8 +37,6 @@ fn main() {
         ("long_tokens", long_tokens::trials),
         ("parsed", parsed::trials),
         ("properties", properties::trials),
-    ];
-    let trials =
-        modules.into_iter().flat_map(|(kind, trials)| trials().into_iter().map(move |t| t.with_kind(kind))).collect();
-    libtest_mimic::run(&args, trials).exit();
+    ])
+    .exit();
 }

@@ -26,13 +26,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use htrewrite_selectors::{Matcher, Program};
 use htrewrite_shadow::{Event, NodeId, Position, Shadow, ShadowAttr, ShadowOptions, ShadowSink};
 use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
@@ -209,17 +209,21 @@ struct Totals {
     insertion_explained: Mutex<BTreeMap<Explanation, usize>>,
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// What every comparison of this module added up, printed after the run
+/// ([`report`]).
+static TOTALS: LazyLock<Totals> = LazyLock::new(Totals::default);
+
+/// The html5lib fragment cases not run (no document to compare).
+static FRAGMENTS: AtomicUsize = AtomicUsize::new(0);
+
+pub(crate) fn trials() -> Vec<Trial> {
     for s in SELECTORS {
         if let Err(e) = scraper::Selector::parse(s) {
             panic!("scraper does not parse {s:?}: {e:?}");
         }
     }
-    let totals = Arc::new(Totals::default());
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut trials = Vec::new();
-    let mut fragments = 0;
 
     let dir = root.join("tests/data/html5lib-tests/tree-construction");
     let mut dats: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -231,28 +235,31 @@ fn main() {
         let text = std::fs::read_to_string(&dat).expect("dat");
         for (i, case) in html5lib_cases(&text).into_iter().enumerate() {
             let Some(doc) = case else {
-                fragments += 1;
+                FRAGMENTS.fetch_add(1, Ordering::Relaxed);
                 continue;
             };
-            let totals = Arc::clone(&totals);
-            trials.push(Trial::test(format!("html5lib::{stem}::{i}"), move || compare(&doc, &totals, true)));
+            trials.push(Trial::test(format!("html5lib::{stem}::{i}"), move || compare(&doc, &TOTALS, true)));
         }
     }
 
     // The whole real-page corpus when `HTREWRITE_CORPUS` names it, else the vendored subset.
     // A set variable that names no pages fails here rather than testing nothing.
     for (name, page) in corpus::env_html_pages().unwrap_or_else(corpus::vendored_html_pages) {
-        let totals = Arc::clone(&totals);
         trials.push(Trial::test(format!("corpus::{name}"), move || {
             let doc = String::from_utf8_lossy(&std::fs::read(&page).expect("page")).into_owned();
-            compare(&doc, &totals, false)
+            compare(&doc, &TOTALS, false)
         }));
     }
 
-    let totals_p = Arc::clone(&totals);
-    trials.push(Trial::test("proptest::documents", move || proptest_documents(&totals_p)));
+    trials.push(Trial::test("proptest::documents", || proptest_documents(&TOTALS)));
+    trials
+}
 
-    let conclusion = libtest_mimic::run(&args, trials);
+/// Prints what the trials that ran added up: pairs equal, matched elements,
+/// the explained differences.
+pub(crate) fn report() {
+    let totals = &*TOTALS;
+    let fragments = FRAGMENTS.load(Ordering::Relaxed);
     let pairs = totals.pairs.load(Ordering::Relaxed);
     let equal = totals.equal.load(Ordering::Relaxed);
     if pairs > 0 {
@@ -275,7 +282,6 @@ fn main() {
             println!("  explained differences, {why:?}: {n} pairs, e.g. {:?}", examples.get(why));
         }
     }
-    conclusion.exit();
 }
 
 /// The `#data` of each html5lib case; `None` for fragment cases.

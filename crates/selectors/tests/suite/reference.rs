@@ -30,7 +30,7 @@ use htrewrite_shadow::{
 };
 use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::Tokenizer;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 const SELECTORS: &[&str] = &[
     "p > div",
@@ -84,8 +84,7 @@ static MOVED_DOCS: AtomicUsize = AtomicUsize::new(0);
 static FOSTER_DOCS: AtomicUsize = AtomicUsize::new(0);
 static CHECKED: AtomicUsize = AtomicUsize::new(0);
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut trials = Vec::new();
     let dir = root.join("tests/data/html5lib-tests/tree-construction");
@@ -114,7 +113,11 @@ fn main() {
         }));
     }
     trials.push(Trial::test("proptest::documents", proptest_documents));
-    let conclusion = libtest_mimic::run(&args, trials);
+    trials
+}
+
+/// Prints how many element matchings the trials that ran compared.
+pub(crate) fn report() {
     println!(
         "reference: {} element matchings compared, all equal; among them {} documents with an element matched after an \
          adoption-agency move and {} with an element matched after something was foster-parented before a table",
@@ -122,7 +125,6 @@ fn main() {
         MOVED_DOCS.load(Ordering::Relaxed),
         FOSTER_DOCS.load(Ordering::Relaxed)
     );
-    conclusion.exit();
 }
 
 struct Node {

@@ -27,7 +27,7 @@
 //! stale expectation (and be chunking-independent); a listed case that now matches fails as a
 //! "stale entry".
 
-mod common;
+use crate::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -38,12 +38,9 @@ use common::drive::{self, Run};
 use common::expected::{self, Difference};
 use common::tree::Tree;
 use htrewrite_shadow::OwnedEvent;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
-fn main() {
-    // Every token the in-body fast path takes is checked against the full rules.
-    htrewrite_shadow::check_fast_path(true);
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let cases = dat::load_all();
     let differences = expected::load();
 
@@ -81,7 +78,7 @@ fn main() {
         trials.len(),
         differences.len(),
     );
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// `harness::self-check`: the `.dat` reader found every case, and every expected tree survives

@@ -21,7 +21,7 @@ use htrewrite_selectors::{ErrorKind, MAX_NESTING, Matcher, Namespaces, Program, 
 use htrewrite_shadow::{Event, Origin, Shadow, ShadowOptions, ShadowSink};
 use htrewrite_testkit::{Random, SplitMix64};
 use htrewrite_tokenizer::Tokenizer;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// (name, document, selector, expected matched start tags).
 const MATCH: &[(&str, &str, &str, &[&str])] = &[
@@ -322,8 +322,7 @@ const ROUNDTRIP: &[(&str, &str, &str)] = &[
     ("attr_ns", "[*|a][|b]", "[*|a][|b]"),
 ];
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for &(name, doc, sel, want) in MATCH {
         trials.push(Trial::test(format!("match::{name}"), move || check_match(doc, sel, want)));
@@ -375,7 +374,7 @@ fn main() {
     trials.push(Trial::test("roundtrip::proptest", roundtrip_proptest));
     trials.push(Trial::test("robust::any_selector_text", any_selector_text));
     trials.push(Trial::test("robust::nesting_limit", nesting_limit));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Runs the pipeline on `chunks`; returns the matched start tags.

@@ -21,10 +21,10 @@ use std::sync::Arc;
 use htrewrite_selectors::{ErrorKind, Matcher, Program};
 use htrewrite_shadow::{CloseCause, Event, NodeId, Origin, Shadow, ShadowOptions, ShadowSink};
 use htrewrite_tokenizer::Tokenizer;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// (case, selector, why lol-html's expectation differs from the Standard):
-/// these trials are ignored (listed by `cargo test --test lol_html -- --ignored`).
+/// these trials are ignored (listed by `cargo test -p htrewrite-selectors --test suite -- '[lol_html]' --ignored`).
 const KNOWN: &[(&str, &str, &str)] = &[
     ("css3-modsel-120", "div.stub > *:not(|p)", NO_NAMESPACE),
     ("css3-modsel-120", "div.stub > *|l > *:not(|p)", NO_NAMESPACE),
@@ -54,8 +54,7 @@ const ROOT_INDEXED: &str = "Selectors 4 (14.4) applies child-indexed pseudo-clas
 const BODY_END: &str = "element ends only: the Standard keeps body and html open after </body> and \
     </html> (closed at the end of input); lol-html puts the end marker after the end tag";
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lol-html/selector_matching");
     let mut trials = Vec::new();
     let mut infos: Vec<_> = std::fs::read_dir(&dir)
@@ -91,7 +90,7 @@ fn main() {
             trials.push(trial);
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// The markers' offsets in the stripped page: (starts, ends).

@@ -2,7 +2,7 @@
 //! and that it agrees with the full rules on every known HTML element name
 //! in several contexts.
 //!
-//! `main` turns on `htrewrite_shadow::check_fast_path`: every token the
+//! The suite's `main` turns on `htrewrite_shadow::check_fast_path`: every token the
 //! fast path takes also runs through the full rules on a copy of the tree
 //! builder, and any difference in events or state panics. So each
 //! case here fails if the fast path takes a token it should not, and the
@@ -13,7 +13,7 @@ use htrewrite_shadow::{
     inert_text_taken,
 };
 use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// Feeds `html` (whole, then byte by byte) and returns how many tokens the
 /// fast path took.
@@ -453,7 +453,7 @@ fn element_events(html: &str, bytewise: bool, text_events: bool) -> Vec<String> 
 /// The HTML element names of the shadow's table (`src/names.rs`), so that
 /// every one is tried.
 fn table_names() -> Vec<&'static str> {
-    let src = include_str!("../src/names.rs");
+    let src = include_str!("../../src/names.rs");
     let start = src.find("const HTML: &[&str] = &[").expect("the HTML table");
     let end = start + src[start..].find("];").expect("its end");
     src[start..end].split('"').skip(1).step_by(2).collect()
@@ -478,10 +478,7 @@ const CONTEXTS: &[(&str, &str, &str)] = &[
     ("head_noscript", "<head><noscript>", "<{}>x</{}>"),
 ];
 
-fn main() {
-    // Every token the in-body fast path takes is checked against the full rules.
-    htrewrite_shadow::check_fast_path(true);
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials: Vec<Trial> = CASES
         .iter()
         .map(|&(name, html, expected)| {
@@ -574,5 +571,5 @@ fn main() {
         let n = table_names().len();
         if n < 100 { Err(format!("only {n} names read from src/names.rs").into()) } else { Ok(()) }
     }));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

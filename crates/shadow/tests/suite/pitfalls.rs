@@ -10,11 +10,11 @@
 //! The expected stacks follow the current HTML Standard (relaxed `<select>` of 2025); where an
 //! html5lib case shows the same thing, it is named in the comment.
 
-mod common;
+use crate::common;
 
 use common::chunks;
 use common::drive;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// One pitfall.
 struct Pitfall {
@@ -219,19 +219,15 @@ const PITFALLS: &[Pitfall] = &[
         stacks: &["html body ruby", "html body ruby rb", "html body ruby rt", "html body ruby rp"] },
 ];
 
-fn main() {
-    // Every token the in-body fast path takes is checked against the full rules.
-    htrewrite_shadow::check_fast_path(true);
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut names = std::collections::HashSet::new();
-    let trials = PITFALLS
+    PITFALLS
         .iter()
         .map(|p| {
             assert!(names.insert(p.name), "pitfall {} listed twice", p.name);
             Trial::test(p.name, move || check(p))
         })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+        .collect()
 }
 
 fn check(p: &Pitfall) -> Result<(), Failed> {

@@ -12,7 +12,7 @@
 //! way, and there the shadow's events must also be the same for every chunking (adjacent `Text`
 //! events merged), pair up (each element opened is closed once) and apply to the test DOM.
 
-mod common;
+use crate::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -21,12 +21,9 @@ use common::chunks;
 use common::dat::{self, Case};
 use common::drive;
 use htrewrite_shadow::OwnedEvent;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
-fn main() {
-    // Every token the in-body fast path takes is checked against the full rules.
-    htrewrite_shadow::check_fast_path(true);
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for case in dat::load_all() {
         let case = Arc::new(case);
@@ -44,7 +41,7 @@ fn main() {
         let bytes = Arc::new(bytes);
         trials.push(Trial::test(name.clone(), move || check_page(&name, &bytes)));
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Documents whose events once depended on the chunking, checked like the
