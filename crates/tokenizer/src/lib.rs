@@ -36,7 +36,7 @@
 //!   depend on where the input is split (text tokens may be split at chunk
 //!   ends; merged, they are the same). Enforced by every conformance case
 //!   being fed whole, byte by byte and in seeded random splits, and by the
-//!   chunk-boundary whitebox test (`tests/whitebox.rs`): the tokenizer state
+//!   chunk-boundary whitebox test (`tests/suite/whitebox.rs`): the tokenizer state
 //!   is `Clone + Eq` with one canonical form for every prefix of the input.
 //! - **Linear time**: every byte is examined a bounded number of times;
 //!   measured by the `adversarial` criterion group at n and 4n
@@ -44,7 +44,7 @@
 //!   (`benches/instructions.sh`).
 //! - **Bounded memory**: the tokenizer holds at most the bytes of the
 //!   current unfinished token (plus its attribute spans), never the document.
-//!   Enforced by `tests/memory.rs`: the bytes held between chunks never
+//!   Enforced by `tests/suite/memory.rs`: the bytes held between chunks never
 //!   exceed the longest token, on the real pages and on 4 MB of short tokens.
 //! - **Exact**: html5lib's tokenizer suite passes, tokens and error codes;
 //!   cases made stale by later changes to the Standard (processing

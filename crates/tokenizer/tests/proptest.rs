@@ -1,6 +1,7 @@
 //! Property tests: any bytes and HTML-like documents round-trip exactly and
 //! tokenize the same under any chunking.
 
+#[path = "suite/common.rs"]
 mod common;
 
 use common::{Rec, Recorder, merge, run};

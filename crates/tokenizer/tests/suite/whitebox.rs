@@ -11,11 +11,11 @@
 //! Inputs: every html5lib tokenizer input up to 200 bytes (in each of its
 //! initial states) and the hazard inputs below.
 
-mod common;
+use crate::common;
 
 use common::{Rec, Recorder, merge};
 use htrewrite_tokenizer::{TextMode, Tokenizer};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/html5lib-tests/tokenizer");
 
@@ -33,8 +33,7 @@ const HAZARDS: &[(&str, &str)] = &[
     ("cdata as bogus", "<![CDATA[a]]b]]>"),
 ];
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for (name, input) in HAZARDS {
         let input = input.as_bytes().to_vec();
@@ -67,7 +66,7 @@ fn main() {
             }
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 fn mode_of(state: &str) -> TextMode {

@@ -1,10 +1,11 @@
 //! Token boundaries on the tokenizer's hazard inputs, each a named case fed
 //! whole, split at every byte, and in seeded random splits.
 
-mod common;
+use crate::common;
 
 use common::{Rec, merge, random_splits, run};
 use htrewrite_tokenizer::{CommentKind as C, DropReason as D, TextMode as M, TokenKind as K};
+use libtest_mimic::Trial;
 
 /// A case: name, input, expected `(kind, raw)` sequence (adjacent text merged).
 type Case = (&'static str, &'static str, &'static [(K, &'static str)]);
@@ -273,15 +274,13 @@ fn check(case: &Case) {
     }
 }
 
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let trials = CASES
+pub(crate) fn trials() -> Vec<Trial> {
+    CASES
         .iter()
         .map(|case| {
             libtest_mimic::Trial::test(case.0, move || std::panic::catch_unwind(|| check(case)).map_err(panic_message))
         })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+        .collect()
 }
 
 fn panic_message(e: Box<dyn std::any::Any + Send>) -> libtest_mimic::Failed {

@@ -6,7 +6,7 @@
 
 use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::{TagNamePolicy, Token, Tokenizer};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// Feeds `doc` in `chunk`-byte chunks; returns (most bytes held after a
 /// chunk, longest token, most attribute spans of one tag).
@@ -34,8 +34,7 @@ fn check(doc: &[u8], chunk: usize) -> Result<(), Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     // A variable that names no pages fails here rather than testing nothing.
     let extra = corpus::env_html_pages().unwrap_or_default();
     let mut files: Vec<_> = corpus::vendored_html_pages().into_iter().chain(extra).map(|(_, path)| path).collect();
@@ -60,5 +59,5 @@ fn main() {
         }
         Ok(())
     }));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
