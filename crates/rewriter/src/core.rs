@@ -1522,7 +1522,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// and with no rule no element has scope, pending work or a detached
     /// clone. So the shadow runs without recording events (as in
     /// [`Core::token_unobserved`]) and the whole token is one text piece.
-    /// `tests/tests/rewriter_roundtrip.rs` compares what a document text
+    /// `tests/tests/suite/rewriter_roundtrip.rs` compares what a document text
     /// handler sees here with the full path (a `*` rule beside it) on every
     /// html5lib input and real page, in every chunking.
     #[inline(never)]
@@ -1564,7 +1564,7 @@ impl<'h, K: HandlerKind> Core<'h, K> {
     /// [`Core::text_piece_handled`] would make of it for document text
     /// handlers alone (no content rule, no open text node), without that
     /// path's general cases — scopes, pieces, other encodings, held nodes.
-    /// `tests/tests/rewriter_roundtrip.rs` (item 4) compares what a document
+    /// `tests/tests/suite/rewriter_roundtrip.rs` (item 4) compares what a document
     /// text handler sees here with the full path on every input and
     /// chunking.
     #[inline(always)]

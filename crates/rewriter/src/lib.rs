@@ -137,7 +137,7 @@
 //! in the workspace `README.md`).
 //! - **Lossless**: with no handlers, or handlers that read and change
 //!   nothing, the output is the input byte for byte, for any bytes (invalid
-//!   UTF-8, NUL, CR) and any chunking: `tests/tests/rewriter_roundtrip.rs`
+//!   UTF-8, NUL, CR) and any chunking: `tests/tests/suite/rewriter_roundtrip.rs`
 //!   in the workspace (every html5lib input, the vendored pages and
 //!   `$HTREWRITE_CORPUS`, each whole, at every byte or at seeded random
 //!   points), `tests/suite/properties.rs` (proptest: random bytes and HTML-like

@@ -24,7 +24,7 @@ use htrewrite_conformance::chunking::Chunking;
 use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
 use htrewrite_conformance::{first_difference, tree_construction};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 #[derive(Clone)]
 enum Source {
@@ -35,8 +35,7 @@ enum Source {
 /// The rule sets, by name.
 const RULE_SETS: [&str; 4] = ["cdn", "head_edits", "head_remove", "html_and_head"];
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     harness::install_panic_hook();
     let watchdog = Watchdog::start(Duration::from_secs(300));
     let mut trials = Vec::new();
@@ -65,7 +64,7 @@ fn main() {
             trials.push(Trial::test(format!("copy/corpus: {CORPUS_ENV} not set"), || Ok(())).with_ignored_flag(true))
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 fn check(name: &str, source: &Source, real_page: bool) -> Result<(), Failed> {

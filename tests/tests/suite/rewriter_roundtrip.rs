@@ -30,7 +30,7 @@ use htrewrite_conformance::chunking::Chunking;
 use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
 use htrewrite_conformance::{first_difference, tree_construction};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 #[derive(Clone)]
 enum Source {
@@ -60,8 +60,7 @@ const TEXT_UTF8: [(&str, &[u8]); 3] = [
     ("rcdata-and-rawtext", "<title>\u{e9}&amp;\0</title><style>\u{20ac}\r</style><textarea>\u{e9}".as_bytes()),
 ];
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     harness::install_panic_hook();
     let watchdog = Watchdog::start(Duration::from_secs(300));
     let mut trials = Vec::new();
@@ -95,7 +94,7 @@ fn main() {
         EnvPages::Unset => trials
             .push(Trial::test(format!("rewriter/corpus: {CORPUS_ENV} not set"), || Ok(())).with_ignored_flag(true)),
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 fn check(name: &str, source: &Source) -> Result<(), Failed> {

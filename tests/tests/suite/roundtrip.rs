@@ -19,7 +19,7 @@ use htrewrite_conformance::corpus::{self, CORPUS_ENV, EnvPages};
 use htrewrite_conformance::harness::{self, Watchdog};
 use htrewrite_conformance::{escape_bytes, escape_str, html5lib, tree_construction};
 use htrewrite_tokenizer::{Span, TagNamePolicy, TextMode, Token, TokenKind, Tokenizer};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// Inputs up to this size are also fed one byte per chunk; larger ones 7 bytes per chunk.
 const ONE_BYTE_CHUNKS_UP_TO: usize = 8 << 20;
@@ -40,8 +40,7 @@ struct Start {
 
 const DOCUMENT: Start = Start { mode: TextMode::Data, last_start_tag: None };
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     harness::install_panic_hook();
     let watchdog = Watchdog::start(Duration::from_secs(120));
     let mut trials = Vec::new();
@@ -97,7 +96,7 @@ fn main() {
         }
     }));
 
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// One token as compared across chunkings.
