@@ -23,7 +23,7 @@ use crate::{AsyncRewriter, Error};
 /// At the end of input the document ends, every slot's content is awaited,
 /// then the stream ends. The output is the same whatever the chunking of
 /// the input and of streamed content, and whatever order the futures
-/// resolve in (`tests/async_handlers.rs`).
+/// resolve in (`tests/suite/async_handlers.rs`).
 ///
 /// # Example
 /// ```

@@ -59,7 +59,7 @@
 //! Guarantees, with the tests that enforce them:
 //! - the output does not depend on the chunking of the page or of
 //!   streamed content, nor on the order the futures resolve in
-//!   (`tests/async_handlers.rs`, `case::*`: every permutation up to four
+//!   (`tests/suite/async_handlers.rs`, `case::*`: every permutation up to four
 //!   futures, seeded random orders beyond; `random::large_pages`: against
 //!   the same replacements made at once);
 //! - bounded memory: with the first future pending, a 100 MB page is read
@@ -76,7 +76,7 @@
 //! multi-thread runtime (`tokio::spawn`); with
 //! [`Local`](htrewrite::Local) handlers (closures over `Rc`, `RefCell`…)
 //! they run on a current-thread runtime or in a
-//! [`LocalSet`](https://docs.rs/tokio/1/tokio/task/struct.LocalSet.html) (`tests/runtimes.rs` runs both).
+//! [`LocalSet`](https://docs.rs/tokio/1/tokio/task/struct.LocalSet.html) (`tests/suite/runtimes.rs` runs both).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -8,8 +8,59 @@ use std::time::Duration;
 use bytes::Bytes;
 use htrewrite::{ContentType, OnError, Sendable, Settings, rewrite_str};
 use htrewrite_tokio::{ErrorKind, MAX_PIECE, RewriteReader, RewriteWriter, rewrite_stream};
+use libtest_mimic::Trial;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_stream::StreamExt;
+
+/// This file's tests, each on the runtime `#[tokio::test]` gave it: the
+/// multi-thread one with two workers, or the current-thread one (time and
+/// I/O enabled on both).
+pub(crate) fn trials() -> Vec<Trial> {
+    type Run = Box<dyn FnOnce() + Send>;
+    let tests: [(&str, Run); 6] = [
+        (
+            "writer_send_handlers_on_the_multi_thread_runtime",
+            multi_thread(writer_send_handlers_on_the_multi_thread_runtime),
+        ),
+        (
+            "reader_and_stream_send_on_the_multi_thread_runtime",
+            multi_thread(reader_and_stream_send_on_the_multi_thread_runtime),
+        ),
+        ("local_handlers_in_a_local_set", current_thread(local_handlers_in_a_local_set)),
+        ("writer_backpressure_holds_at_most_one_piece", current_thread(writer_backpressure_holds_at_most_one_piece)),
+        ("stream_cuts_large_items", current_thread(stream_cuts_large_items)),
+        ("errors", current_thread(errors)),
+    ];
+    tests
+        .into_iter()
+        .map(|(name, run)| {
+            Trial::test(name, move || {
+                run();
+                Ok(())
+            })
+        })
+        .collect()
+}
+
+/// `test`'s future, made on the trial's thread, on a multi-thread runtime
+/// with two workers.
+fn multi_thread<F: Future<Output = ()> + 'static>(test: fn() -> F) -> Box<dyn FnOnce() + Send> {
+    Box::new(move || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(test())
+    })
+}
+
+/// `test`'s future, made on the trial's thread, on a current-thread runtime.
+fn current_thread<F: Future<Output = ()> + 'static>(test: fn() -> F) -> Box<dyn FnOnce() + Send> {
+    Box::new(move || {
+        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime").block_on(test())
+    })
+}
 
 const SCRIPT: &str = "<script src=\"/injected.js\"></script>";
 
@@ -29,7 +80,6 @@ fn expected(input: &[u8]) -> Vec<u8> {
     rewrite_str(std::str::from_utf8(input).unwrap(), inject()).unwrap().into_bytes()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writer_send_handlers_on_the_multi_thread_runtime() {
     let input = page("lol-html-bench/html-parsing-spec.html");
     let (client, mut server) = tokio::io::duplex(4096);
@@ -50,7 +100,6 @@ async fn writer_send_handlers_on_the_multi_thread_runtime() {
     assert!(out.windows(SCRIPT.len()).any(|w| w == SCRIPT.as_bytes()));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reader_and_stream_send_on_the_multi_thread_runtime() {
     let input = page("readability/wikipedia.html");
     let read = {
@@ -80,7 +129,6 @@ async fn reader_and_stream_send_on_the_multi_thread_runtime() {
 }
 
 /// Handlers over `Rc<Cell<_>>` (not `Send`) in a `LocalSet` on a current-thread runtime.
-#[tokio::test(flavor = "current_thread")]
 async fn local_handlers_in_a_local_set() {
     let local = tokio::task::LocalSet::new();
     let seen = Rc::new(Cell::new(0usize));
@@ -128,7 +176,6 @@ async fn local_handlers_in_a_local_set() {
 }
 
 /// The writer takes at most one piece while the inner writer is full.
-#[tokio::test(flavor = "current_thread")]
 async fn writer_backpressure_holds_at_most_one_piece() {
     let (client, mut server) = tokio::io::duplex(1024);
     let mut w = RewriteWriter::new(Settings::new(), client).unwrap();
@@ -149,7 +196,6 @@ async fn writer_backpressure_holds_at_most_one_piece() {
 }
 
 /// A stream item larger than a piece comes out in pieces, one per poll.
-#[tokio::test(flavor = "current_thread")]
 async fn stream_cuts_large_items() {
     let big = Bytes::from(format!("<p>{}</p>", "y".repeat(5 * MAX_PIECE)));
     let input = tokio_stream::iter([Ok::<_, std::io::Error>(big.clone())]);
@@ -163,7 +209,6 @@ async fn stream_cuts_large_items() {
     assert_eq!(out, big);
 }
 
-#[tokio::test(flavor = "current_thread")]
 async fn errors() {
     // An input error ends the stream with ErrorKind::Input.
     let input = tokio_stream::iter([Ok(Bytes::from("<p>a")), Err(std::io::Error::other("reset"))]);

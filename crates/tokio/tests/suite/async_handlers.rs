@@ -37,7 +37,7 @@ use bytes::Bytes;
 use htrewrite::{ContentType, Fallback, Settings, rewrite_str};
 use htrewrite_testkit::{Random, SplitMix64, env_seed, fnv1a64, permutations, shuffled};
 use htrewrite_tokio::{AsyncSettings, BoxError, Content, Defer, Error, ErrorKind, rewrite_stream_async};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use serde::Deserialize;
 use tokio::sync::oneshot;
 use tokio_stream::StreamExt;
@@ -618,8 +618,7 @@ fn parsed_rules_apply_inside_streamed_fragments() -> Result<(), Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = Arguments::from_args();
+pub(crate) fn trials() -> Vec<Trial> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/async_cases.toml");
     let file: File = toml::from_str(&std::fs::read_to_string(&path).expect("async_cases.toml")).expect("it parses");
     let names: BTreeMap<&str, usize> = file.case.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
@@ -642,5 +641,5 @@ fn main() {
         ("runtimes::local_on_current_thread", runtimes_local_on_current_thread),
     ];
     trials.extend(fixed.into_iter().map(|(name, f)| Trial::test(name, f)));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
