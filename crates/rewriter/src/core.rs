@@ -1353,8 +1353,12 @@ impl<'h, K: HandlerKind> Core<'h, K> {
         };
         let doc = Doc { encoding: self.encoding, lines: self.lines.as_ref() };
         let mut el = Element { src, ctx, doc, e: edits };
+        // At most one group a rule here (no aliases; none for a rule of a
+        // shared program that these settings do not use): its first, as an
+        // `Option`, not a loop over the small vector (ten selectors 28.464 →
+        // 28.394 a byte).
         let result = self.events.rules[rules].iter().try_for_each(|r| {
-            call_element_handlers(&mut self.rules, self.rule_map[r.0 as usize].iter().copied(), &mut el)
+            call_element_handlers(&mut self.rules, self.rule_map[r.0 as usize].first().copied(), &mut el)
         });
         let untouched = el.e.is_untouched();
         if let Err(e) = result {
