@@ -6,6 +6,8 @@
 //! totals of [`differential`] and [`reference`] (printed when their trials
 //! ran).
 
+mod common;
+
 mod differential;
 mod features;
 mod lol_html;

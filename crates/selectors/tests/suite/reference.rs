@@ -470,13 +470,7 @@ fn check(doc: &str) -> Result<(), Failed> {
 
 fn proptest_documents() -> Result<(), Failed> {
     use proptest::prelude::*;
-    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-    let seed: u64 = htrewrite_testkit::env_seed().unwrap_or(0x5e1ec7);
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &key);
-    let cases: u32 = std::env::var("HTREWRITE_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(3000).max(3000);
-    let mut runner = TestRunner::new_with_rng(Config { cases, failure_persistence: None, ..Config::default() }, rng);
+    let (seed, mut runner) = crate::common::seeded_runner(3000);
     let piece = prop_oneof![
         prop::sample::select(vec![
             "<p>",
