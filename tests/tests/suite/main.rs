@@ -4,6 +4,7 @@
 //! `cargo test -p htrewrite-conformance --test suite -- '[html5lib_tokenizer]'`.
 
 mod copy_shortcut;
+mod fuzz_replay;
 mod html5lib_tokenizer;
 mod rewriter_roundtrip;
 mod roundtrip;
@@ -11,6 +12,7 @@ mod roundtrip;
 fn main() {
     htrewrite_testkit::suite::run(&[
         ("copy_shortcut", copy_shortcut::trials),
+        ("fuzz_replay", fuzz_replay::trials),
         ("html5lib_tokenizer", html5lib_tokenizer::trials),
         ("rewriter_roundtrip", rewriter_roundtrip::trials),
         ("roundtrip", roundtrip::trials),

@@ -1,0 +1,75 @@
+//! The fuzz targets (`fuzz/`, crate `htrewrite-fuzz`) replayed as tests: every committed seed of
+//! every target (`fuzz/seeds/<target>/`, where each crash input found by fuzzing is moved once
+//! fixed) is a trial of its own, `<target>/<file>`, and each target runs 3,000 inputs generated
+//! from its dictionary with the fixed seed 1, `<target>/random`, as the stable replay runner does
+//! with `--random 3000 --seed 1` (`cargo run --release --manifest-path fuzz/Cargo.toml
+//! --no-default-features --bin replay -- --help`; the runner stays for files and other seeds).
+//! A target checks its properties by panicking; a random case's failure names its index and
+//! writes the input to `replay-failure-<target>-1-<index>.bin` in the working directory.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use htrewrite_conformance::harness;
+use htrewrite_fuzz::{TARGETS, Target, parse_dictionary};
+use htrewrite_testkit::XorShift64Star;
+use libtest_mimic::{Failed, Trial};
+
+/// Generated inputs per target, and the generator's seed: the replay runner's `--random 3000
+/// --seed 1`, which CI ran before these trials.
+const RANDOM_CASES: usize = 3_000;
+const RANDOM_SEED: u64 = 1;
+
+pub(crate) fn trials() -> Vec<Trial> {
+    harness::install_panic_hook();
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds");
+    let mut trials = Vec::new();
+    for target in TARGETS {
+        let dir = seeds.join(target.name);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("a seed folder entry").path())
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{}: no seeds", dir.display());
+        for file in files {
+            let name = format!("{}/{}", target.name, file.file_name().expect("a file name").to_string_lossy());
+            trials.push(Trial::test(name, move || {
+                let data = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+                (target.run)(&data);
+                Ok(())
+            }));
+        }
+        trials.push(Trial::test(format!("{}/random", target.name), move || random(target)));
+    }
+    trials
+}
+
+/// Runs [`RANDOM_CASES`] generated inputs through `target`, every one even after a failure;
+/// fails naming each failing case.
+fn random(target: Target) -> Result<(), Failed> {
+    let dictionary = parse_dictionary(target.dictionary);
+    let mut rng = XorShift64Star::from_state(RANDOM_SEED | 1);
+    let mut failures = Vec::new();
+    for i in 0..RANDOM_CASES {
+        let data = (target.generate)(&mut rng, &dictionary, target.max_pieces);
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| (target.run)(&data))) {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_else(|| "panic".to_owned());
+            let saved = format!("replay-failure-{}-{RANDOM_SEED}-{i}.bin", target.name);
+            let note = match std::fs::write(&saved, &data) {
+                Ok(()) => format!("input saved to {saved}"),
+                Err(e) => format!("input not saved: {e}"),
+            };
+            failures.push(format!("case {i}: {message}; {note}"));
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} of {RANDOM_CASES} generated inputs failed:\n{}", failures.len(), failures.join("\n")).into())
+    }
+}
