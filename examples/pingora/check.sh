@@ -8,7 +8,12 @@
 #     for byte; MANIFEST.tsv (not HTML) and a 404 pass untouched; a HEAD of a page has the GET's
 #     fixed headers (no Content-Length) and no body; a rewritten page has no Content-Length.
 # Needs cmake (pingora's zlib; .ci/run installs Debian's package when missing), curl, python3.
-# Usage: examples/pingora/check.sh   (env: CARGO_TARGET_DIR; PINGORA_PROFILE=dev|release)
+# Usage: examples/pingora/check.sh [--clippy]
+#   --clippy: the proxy is built through clippy-driver with warnings denied, so the build is also
+#     the lint (`cargo clippy --all-targets -- -D warnings` on this one-binary crate), one pass over
+#     pingora and its dependencies instead of a check and a build (.ci/run's pingora step).
+#   env: CARGO_TARGET_DIR; PINGORA_PROFILE=dev|release; HTREWRITE_CLI, a built htrewrite CLI to
+#     compare with (default: the CLI built here with the same profile).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${CARGO_TARGET_DIR:=target}"
@@ -17,21 +22,38 @@ profile=${PINGORA_PROFILE:-dev}
 for tool in cmake curl python3; do
   command -v "$tool" >/dev/null || { echo "pingora check: $tool is required" >&2; exit 1; }
 done
-cargo build --quiet --locked --profile "$profile" --manifest-path examples/pingora/Cargo.toml
-cargo build --quiet --locked --profile "$profile" -p htrewrite-cli
+build=(cargo build --quiet --locked --profile "$profile" --manifest-path examples/pingora/Cargo.toml)
+if [ "${1:-}" = --clippy ]; then
+  # Cargo runs the wrapper for workspace members only (this crate), as `cargo clippy` does;
+  # clippy-driver stands in for rustc (clippy's README, "Using clippy-driver") and lints as it
+  # compiles. RUSTFLAGS reaches every crate, but dependencies from crates.io cap their lints
+  # (--cap-lints allow), and htrewrite's crates are lint-clean.
+  RUSTC_WORKSPACE_WRAPPER="$(rustc --print sysroot)/bin/clippy-driver" RUSTFLAGS="-D warnings" "${build[@]}"
+else
+  "${build[@]}"
+fi
 case $profile in dev | test) dir=debug ;; *) dir=$profile ;; esac
 proxy="$CARGO_TARGET_DIR/$dir/htrewrite-pingora"
-cli="$CARGO_TARGET_DIR/$dir/htrewrite"
+if [ -n "${HTREWRITE_CLI:-}" ]; then
+  cli=$HTREWRITE_CLI
+else
+  cargo build --quiet --locked --profile "$profile" -p htrewrite-cli
+  cli="$CARGO_TARGET_DIR/$dir/htrewrite"
+fi
 
 # shellcheck source=examples/loopback.sh
 source examples/loopback.sh
+# The proxies stop on SIGINT (pingora's fast shutdown); loopback.sh's SIGTERM would start its
+# graceful one, which keeps each process (and any pipe on its output) for five minutes.
+proxies=()
+trap 'for p in "${proxies[@]}"; do kill -INT "$p" 2>/dev/null || true; done; cleanup' EXIT
 
 # start_proxy PORT ARGS...: the proxy on PORT, ready when it answers.
 start_proxy() {
   local port=$1
   shift
   "$proxy" --listen "127.0.0.1:$port" --upstream "127.0.0.1:$up_port" "$@" 2>>"$work/proxy.log" &
-  pids+=($!)
+  proxies+=($!)
   for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$port/MANIFEST.tsv" && return 0; sleep 0.1; done
   echo "pingora check: the proxy did not start"; cat "$work/proxy.log"; return 1
 }
