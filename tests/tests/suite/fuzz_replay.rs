@@ -4,10 +4,10 @@
 //! from its dictionary with the fixed seed 1, `<target>/random`, as the stable replay runner does
 //! with `--random 3000 --seed 1` (`cargo run --release --manifest-path fuzz/Cargo.toml
 //! --no-default-features --bin replay -- --help`; the runner stays for files and other seeds).
-//! A target checks its properties by panicking; a random case's failure names its index and
-//! writes the input to `replay-failure-<target>-1-<index>.bin` in the working directory.
+//! A target checks its properties by panicking: each trial reports the panic's message and place
+//! ([`harness::catch`]), a random case its index too (the replay runner with the same arguments
+//! saves the failing input to a file).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use htrewrite_conformance::harness;
@@ -36,8 +36,7 @@ pub(crate) fn trials() -> Vec<Trial> {
             let name = format!("{}/{}", target.name, file.file_name().expect("a file name").to_string_lossy());
             trials.push(Trial::test(name, move || {
                 let data = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-                (target.run)(&data);
-                Ok(())
+                Ok(harness::catch(|| (target.run)(&data))?)
             }));
         }
         trials.push(Trial::test(format!("{}/random", target.name), move || random(target)));
@@ -53,23 +52,20 @@ fn random(target: Target) -> Result<(), Failed> {
     let mut failures = Vec::new();
     for i in 0..RANDOM_CASES {
         let data = (target.generate)(&mut rng, &dictionary, target.max_pieces);
-        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| (target.run)(&data))) {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_else(|| "panic".to_owned());
-            let saved = format!("replay-failure-{}-{RANDOM_SEED}-{i}.bin", target.name);
-            let note = match std::fs::write(&saved, &data) {
-                Ok(()) => format!("input saved to {saved}"),
-                Err(e) => format!("input not saved: {e}"),
-            };
-            failures.push(format!("case {i}: {message}; {note}"));
+        if let Err(message) = harness::catch(|| (target.run)(&data)) {
+            failures.push(format!("case {i}: {message}"));
         }
     }
     if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{} of {RANDOM_CASES} generated inputs failed:\n{}", failures.len(), failures.join("\n")).into())
+        return Ok(());
     }
+    Err(format!(
+        "{} of {RANDOM_CASES} generated inputs failed (the input of case i: `cargo run --release --manifest-path \
+         fuzz/Cargo.toml --no-default-features --bin replay -- --target {} --random <i + 1> --seed {RANDOM_SEED}` \
+         saves it):\n{}",
+        failures.len(),
+        target.name,
+        failures.join("\n")
+    )
+    .into())
 }
