@@ -19,6 +19,10 @@ cd "$(dirname "$0")/../.."
 : "${CARGO_TARGET_DIR:=target}"
 export CARGO_TARGET_DIR
 profile=${PINGORA_PROFILE:-dev}
+case ${1:-} in
+  "" | --clippy) ;;
+  *) echo "pingora check: unknown argument '$1' (usage: examples/pingora/check.sh [--clippy])" >&2; exit 2 ;;
+esac
 for tool in cmake curl python3; do
   command -v "$tool" >/dev/null || { echo "pingora check: $tool is required" >&2; exit 1; }
 done

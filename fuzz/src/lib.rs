@@ -265,6 +265,25 @@ pub struct Target {
     pub generate: fn(&mut XorShift64Star, &[Vec<u8>], usize) -> Vec<u8>,
 }
 
+impl Target {
+    /// The inputs generated from the target's dictionary with generator seed `seed` (the replay
+    /// runner's `--seed`), at most `max_pieces` pieces each, in order: endless, so the first `n`
+    /// are `--random n`'s, and case `i` is the last of `--random i + 1`. The one place that
+    /// turns a seed into the generator's stream, for the runner and the tests that replay it.
+    ///
+    /// # Example
+    /// ```
+    /// let target = htrewrite_fuzz::TARGETS[0];
+    /// let first: Vec<Vec<u8>> = target.generated(1, target.max_pieces).take(3).collect();
+    /// assert_eq!(first, target.generated(1, target.max_pieces).take(3).collect::<Vec<_>>());
+    /// ```
+    pub fn generated(self, seed: u64, max_pieces: usize) -> impl Iterator<Item = Vec<u8>> {
+        let dictionary = parse_dictionary(self.dictionary);
+        let mut rng = XorShift64Star::from_state(seed | 1);
+        std::iter::repeat_with(move || (self.generate)(&mut rng, &dictionary, max_pieces))
+    }
+}
+
 /// The libFuzzer dictionary of HTML syntax (targets 1–3).
 pub const HTML_DICTIONARY: &str = include_str!("../dict/html.dict");
 /// The libFuzzer dictionary of selector syntax (target 4).

@@ -21,8 +21,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use clap::builder::PossibleValuesParser;
-use htrewrite_fuzz::{TARGETS, Target, parse_dictionary};
-use htrewrite_testkit::XorShift64Star;
+use htrewrite_fuzz::{TARGETS, Target};
 
 /// Runs the fuzz targets without libFuzzer: replays files and generates random inputs from the
 /// target's dictionary. Exits 1 if any input fails, 2 on a usage or read error.
@@ -113,11 +112,8 @@ fn run(args: &Args, target: Target) -> Result<usize, String> {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
     if random > 0 {
-        let dictionary = parse_dictionary(target.dictionary);
         let max_pieces = args.max_pieces.unwrap_or(target.max_pieces);
-        let mut rng = XorShift64Star::from_state(seed | 1);
-        for i in 0..random {
-            let data = (target.generate)(&mut rng, &dictionary, max_pieces);
+        for (i, data) in target.generated(seed, max_pieces).take(random).enumerate() {
             if let Some(message) = check(target.run, &data) {
                 failures += 1;
                 let saved = format!("replay-failure-{}-{seed}-{i}.bin", target.name);

@@ -11,8 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use htrewrite_conformance::harness;
-use htrewrite_fuzz::{TARGETS, Target, parse_dictionary};
-use htrewrite_testkit::XorShift64Star;
+use htrewrite_fuzz::{TARGETS, Target};
 use libtest_mimic::{Failed, Trial};
 
 /// Generated inputs per target, and the generator's seed: the replay runner's `--random 3000
@@ -47,11 +46,8 @@ pub(crate) fn trials() -> Vec<Trial> {
 /// Runs [`RANDOM_CASES`] generated inputs through `target`, every one even after a failure;
 /// fails naming each failing case.
 fn random(target: Target) -> Result<(), Failed> {
-    let dictionary = parse_dictionary(target.dictionary);
-    let mut rng = XorShift64Star::from_state(RANDOM_SEED | 1);
     let mut failures = Vec::new();
-    for i in 0..RANDOM_CASES {
-        let data = (target.generate)(&mut rng, &dictionary, target.max_pieces);
+    for (i, data) in target.generated(RANDOM_SEED, target.max_pieces).take(RANDOM_CASES).enumerate() {
         if let Err(message) = harness::catch(|| (target.run)(&data)) {
             failures.push(format!("case {i}: {message}"));
         }
