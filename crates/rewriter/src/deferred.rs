@@ -156,7 +156,11 @@ pub(crate) struct Held {
 
 /// Where [`Held`] writes: `(bytes, raw)`, `raw` for bytes that go to the
 /// sink as they are, else tokenizer bytes (converted for UTF-16 documents).
-pub(crate) type Write<'a> = &'a mut dyn FnMut(&[u8], bool) -> std::io::Result<()>;
+/// The bytes are handed over ([`OutputSink::write_owned`]): held output is
+/// not copied once more on its way out.
+///
+/// [`OutputSink::write_owned`]: crate::OutputSink::write_owned
+pub(crate) type Write<'a> = &'a mut dyn FnMut(Vec<u8>, bool) -> std::io::Result<()>;
 
 impl Held {
     /// Held output for a document in `encoding`, after output whose last
@@ -373,7 +377,7 @@ impl Held {
                     }
                     self.held -= n;
                     self.tail = self.tail.then(&content);
-                    w(&content, false).map_err(RewritingError::Output)?;
+                    w(content, false).map_err(RewritingError::Output)?;
                 }
                 if !finished {
                     return Ok(());
@@ -390,12 +394,12 @@ impl Held {
                 Seg::Bytes(b) => {
                     self.held -= b.len();
                     self.tail = self.tail.then(&b);
-                    w(&b, false).map_err(RewritingError::Output)?;
+                    w(b, false).map_err(RewritingError::Output)?;
                 }
                 Seg::Raw(b) => {
                     self.held -= b.len();
                     self.tail = self.tail.then(&b);
-                    w(&b, true).map_err(RewritingError::Output)?;
+                    w(b, true).map_err(RewritingError::Output)?;
                 }
                 Seg::Mark(Mark::Open(slot)) if self.skipping.is_some() => self.discard(slot),
                 Seg::Mark(Mark::Open(slot)) => match self.slots.get(&slot).map(|s| s.status) {

@@ -116,18 +116,18 @@ fn writer<'a, O: OutputSink>(
     sink: &'a mut O,
     utf16: Option<bool>,
     scratch: &'a mut Vec<u8>,
-) -> impl FnMut(&[u8], bool) -> std::io::Result<()> + 'a {
-    move |bytes: &[u8], raw: bool| {
+) -> impl FnMut(Vec<u8>, bool) -> std::io::Result<()> + 'a {
+    move |bytes: Vec<u8>, raw: bool| {
         if bytes.is_empty() {
             return Ok(());
         }
         match utf16 {
             Some(big_endian) if !raw => {
                 scratch.clear();
-                intermediate_to_utf16(bytes, big_endian, scratch);
+                intermediate_to_utf16(&bytes, big_endian, scratch);
                 sink.write(scratch)
             }
-            _ => sink.write(bytes),
+            _ => sink.write_owned(bytes),
         }
     }
 }

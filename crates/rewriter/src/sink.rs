@@ -31,6 +31,41 @@ pub trait OutputSink {
     /// # Errors
     /// Any I/O error; it ends the rewrite.
     fn write(&mut self, chunk: &[u8]) -> io::Result<()>;
+
+    /// Takes one chunk of output the rewriter owns and will not use again
+    /// (never empty): the same bytes, in the same place in the output, as
+    /// [`OutputSink::write`] would take them. The rewriter hands over output
+    /// it held this way (the output after a pending slot, written through
+    /// when the slot is decided), so a sink that keeps what it takes can
+    /// keep the buffer itself instead of a copy: the held bytes are then not
+    /// in memory twice. By default, [`OutputSink::write`] of the chunk.
+    ///
+    /// # Errors
+    /// As [`OutputSink::write`]: any I/O error; it ends the rewrite.
+    ///
+    /// # Example
+    /// ```
+    /// use htrewrite::OutputSink;
+    /// struct Keep(Vec<Vec<u8>>);
+    /// impl OutputSink for Keep {
+    ///     fn write(&mut self, chunk: &[u8]) -> std::io::Result<()> {
+    ///         self.0.push(chunk.to_vec());
+    ///         Ok(())
+    ///     }
+    ///     fn write_owned(&mut self, chunk: Vec<u8>) -> std::io::Result<()> {
+    ///         self.0.push(chunk);
+    ///         Ok(())
+    ///     }
+    /// }
+    /// let mut keep = Keep(Vec::new());
+    /// keep.write(b"<p>")?;
+    /// keep.write_owned(b"held".to_vec())?;
+    /// assert_eq!(keep.0.concat(), b"<p>held");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    fn write_owned(&mut self, chunk: Vec<u8>) -> io::Result<()> {
+        self.write(&chunk)
+    }
 }
 
 impl<F: FnMut(&[u8])> OutputSink for F {
