@@ -24,7 +24,7 @@ pub(crate) struct Context {
 }
 
 /// What the customizable `<select>` needs of an open `select` element.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SelectState {
     pub id: NodeId,
     pub multiple: bool,
