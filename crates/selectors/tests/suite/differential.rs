@@ -30,7 +30,6 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use htrewrite_selectors::{Matcher, Program};
 use htrewrite_shadow::{Event, NodeId, Position, Shadow, ShadowAttr, ShadowOptions, ShadowSink};
-use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::{Feedback, Token, TokenKind, TokenSink, Tokenizer};
 use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
@@ -224,6 +223,15 @@ pub(crate) fn trials() -> Vec<Trial> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut trials = Vec::new();
 
+    // The whole real-page corpus when `HTREWRITE_CORPUS` names it, else the vendored subset;
+    // first, largest first (`pages_largest_first`).
+    for (name, page) in crate::common::pages_largest_first() {
+        trials.push(Trial::test(format!("corpus::{name}"), move || {
+            let doc = String::from_utf8_lossy(&std::fs::read(&page).expect("page")).into_owned();
+            compare(&doc, &TOTALS, false)
+        }));
+    }
+
     let dir = root.join("tests/data/html5lib-tests/tree-construction");
     let mut dats: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.map(|e| e.expect("entry").path()).filter(|p| p.extension().is_some_and(|x| x == "dat")).collect())
@@ -241,16 +249,10 @@ pub(crate) fn trials() -> Vec<Trial> {
         }
     }
 
-    // The whole real-page corpus when `HTREWRITE_CORPUS` names it, else the vendored subset.
-    // A set variable that names no pages fails here rather than testing nothing.
-    for (name, page) in corpus::env_html_pages().unwrap_or_else(corpus::vendored_html_pages) {
-        trials.push(Trial::test(format!("corpus::{name}"), move || {
-            let doc = String::from_utf8_lossy(&std::fs::read(&page).expect("page")).into_owned();
-            compare(&doc, &TOTALS, false)
-        }));
+    for part in 0..crate::common::PARTS {
+        trials.push(Trial::test(format!("proptest::documents_{part}"), move || proptest_documents(&TOTALS, part)));
     }
-
-    trials.push(Trial::test("proptest::documents", || proptest_documents(&TOTALS)));
+    trials.push(Trial::test("proptest::parts_check_every_case_once", crate::common::parts_check_every_case_once));
     trials
 }
 
@@ -863,8 +865,9 @@ fn compare(doc: &str, totals: &Totals, cut: bool) -> Result<(), Failed> {
 }
 
 /// Documents from a small tag alphabet that exercises implied tags, tables,
-/// lists, formatting elements and foreign content; seeded, printed on failure.
-fn proptest_documents(totals: &Totals) -> Result<(), Failed> {
+/// lists, formatting elements and foreign content; seeded, printed on
+/// failure. Part `part` of the run's cases ([`crate::common::Part`]).
+fn proptest_documents(totals: &Totals, part: usize) -> Result<(), Failed> {
     // At least the 2,000 the insertion-time contract asks for; more with
     // HTREWRITE_CASES (local hunts).
     let (seed, mut runner) = crate::common::seeded_runner(2000);
@@ -917,8 +920,12 @@ fn proptest_documents(totals: &Totals) -> Result<(), Failed> {
         Just(" ".to_owned()),
     ];
     let strategy = prop::collection::vec(piece, 0..50).prop_map(|v| v.concat());
+    let part = crate::common::Part::new(part);
     let result = runner.run(&strategy, |doc| {
-        compare(&doc, totals, true).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        if !part.takes() {
+            return Ok(());
+        }
+        part.checked(compare(&doc, totals, true)).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
         Ok(())
     });
     result.map_err(|e| format!("seed {seed} (set HTREWRITE_SEED to replay): {e}").into())

@@ -28,7 +28,6 @@ use htrewrite_selectors::{
 use htrewrite_shadow::{
     AttrNamespace, Event, Namespace, NodeId, Position, QuirksMode, Shadow, ShadowAttr, ShadowOptions, ShadowSink,
 };
-use htrewrite_testkit::corpus;
 use htrewrite_tokenizer::Tokenizer;
 use libtest_mimic::{Failed, Trial};
 
@@ -87,6 +86,12 @@ static CHECKED: AtomicUsize = AtomicUsize::new(0);
 pub(crate) fn trials() -> Vec<Trial> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut trials = Vec::new();
+    // The real pages first, largest first (`pages_largest_first`).
+    for (name, page) in crate::common::pages_largest_first() {
+        trials.push(Trial::test(format!("corpus::{name}"), move || {
+            check(&String::from_utf8_lossy(&std::fs::read(&page).expect("page")))
+        }));
+    }
     let dir = root.join("tests/data/html5lib-tests/tree-construction");
     let mut dats: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.map(|e| e.expect("entry").path()).filter(|p| p.extension().is_some_and(|x| x == "dat")).collect())
@@ -106,13 +111,9 @@ pub(crate) fn trials() -> Vec<Trial> {
             Ok(())
         }));
     }
-    // A set variable that names no pages fails here rather than testing nothing.
-    for (name, page) in corpus::env_html_pages().unwrap_or_else(corpus::vendored_html_pages) {
-        trials.push(Trial::test(format!("corpus::{name}"), move || {
-            check(&String::from_utf8_lossy(&std::fs::read(&page).expect("page")))
-        }));
+    for part in 0..crate::common::PARTS {
+        trials.push(Trial::test(format!("proptest::documents_{part}"), move || proptest_documents(part)));
     }
-    trials.push(Trial::test("proptest::documents", proptest_documents));
     trials
 }
 
@@ -468,7 +469,10 @@ fn check(doc: &str) -> Result<(), Failed> {
     }
 }
 
-fn proptest_documents() -> Result<(), Failed> {
+/// Seeded documents from a small alphabet of tags (classes and ids among
+/// them), checked against the reference; part `part` of the run's cases
+/// ([`crate::common::Part`]).
+fn proptest_documents(part: usize) -> Result<(), Failed> {
     use proptest::prelude::*;
     let (seed, mut runner) = crate::common::seeded_runner(3000);
     let piece = prop_oneof![
@@ -523,7 +527,13 @@ fn proptest_documents() -> Result<(), Failed> {
         (1..12usize).prop_map(|n| "<div>".repeat(n)),
     ];
     let strategy = prop::collection::vec(piece, 0..40).prop_map(|v| v.concat());
+    let part = crate::common::Part::new(part);
     runner
-        .run(&strategy, |doc| check(&doc).map_err(|e| TestCaseError::fail(format!("{e:?}"))))
+        .run(&strategy, |doc| {
+            if !part.takes() {
+                return Ok(());
+            }
+            part.checked(check(&doc)).map_err(|e| TestCaseError::fail(format!("{e:?}")))
+        })
         .map_err(|e| format!("seed {seed} (set HTREWRITE_SEED to replay): {e}").into())
 }
