@@ -1111,8 +1111,8 @@ mod check {
     /// the list's indexes are derived from their entries, and a copy does
     /// not keep capacities, so they are left out; the stack's own tests
     /// check the indexes). Compared as values, not as their `Debug` text:
-    /// formatting both states for every token the check takes was about a
-    /// fifth of the shadow suite's exhaustive trials.
+    /// formatting both states for every token the check takes was about two
+    /// fifths of the shadow suite's time (48.8 s with it, 28.3 s without).
     fn comparable(b: &Builder) -> impl PartialEq + std::fmt::Debug + '_ {
         let fmt: Vec<_> = (0..b.fmt.len()).map(|i| b.fmt.get(i)).collect();
         (
