@@ -12,6 +12,8 @@
 //! - [`differences`]: the reader of the `expected-differences.toml` lists (upstream cases that
 //!   the current HTML Standard made stale);
 //! - [`html5lib`]: the vendored tree-construction suite's documents, for tests that only feed them;
+//! - [`Part`]: one of several tests that share a long run of generated cases, each checking
+//!   every n-th;
 //! - [`suite`]: one test binary for a crate's integration-test files, each file's trials of the
 //!   kind named after it.
 //!
@@ -26,8 +28,10 @@ pub mod corpus;
 pub mod differences;
 pub mod html5lib;
 mod orders;
+mod parts;
 mod rng;
 pub mod suite;
 
 pub use orders::{permutations, shuffled};
+pub use parts::Part;
 pub use rng::{Random, SplitMix64, XorShift64Star, env_seed, fnv1a64};

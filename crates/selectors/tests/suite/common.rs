@@ -1,8 +1,7 @@
 //! What the suite's trials share: the real pages, largest first; the
-//! property tests' seeded runner, and the split of one run's cases over
-//! several trials.
+//! property tests' seeded runner, and how many trials one run's cases are
+//! split over ([`htrewrite_testkit::Part`]).
 
-use std::cell::Cell;
 use std::path::PathBuf;
 
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -25,57 +24,6 @@ pub(crate) fn seeded_runner(min_cases: u32) -> (u64, TestRunner) {
 /// others ended (the differential's 3,000 documents took 15.9 s of one core,
 /// the reference's 3,000 about 3 s).
 pub(crate) const PARTS: usize = 4;
-
-/// Part `part` of [`PARTS`] of a run: every trial generates the run's cases
-/// in the same order from the same seed, and checks case i when i %
-/// [`PARTS`] is `part`, so the parts together check every case once. Once a
-/// checked case fails, every later call is checked: proptest's shrinking
-/// then sees the property as it is.
-pub(crate) struct Part {
-    part: usize,
-    next: Cell<usize>,
-    failed: Cell<bool>,
-}
-
-impl Part {
-    pub(crate) fn new(part: usize) -> Part {
-        assert!(part < PARTS, "part {part} of {PARTS}");
-        Part { part, next: Cell::new(0), failed: Cell::new(false) }
-    }
-
-    /// Whether this part checks the next case (counting it).
-    pub(crate) fn takes(&self) -> bool {
-        let i = self.next.get();
-        self.next.set(i + 1);
-        self.failed.get() || i % PARTS == self.part
-    }
-
-    /// `result` of a checked case, noting a failure.
-    pub(crate) fn checked<T, E>(&self, result: Result<T, E>) -> Result<T, E> {
-        if result.is_err() {
-            self.failed.set(true);
-        }
-        result
-    }
-}
-
-/// The parts of a run ([`Part`]) check each of its cases once, and after a
-/// failure a part checks every later call (shrinking).
-pub(crate) fn parts_check_every_case_once() -> Result<(), libtest_mimic::Failed> {
-    let parts: Vec<Part> = (0..PARTS).map(Part::new).collect();
-    for case in 0..1000 {
-        let takers = parts.iter().filter(|p| p.takes()).count();
-        if takers != 1 {
-            return Err(format!("case {case} checked by {takers} parts").into());
-        }
-    }
-    let failing = &parts[1];
-    let _ = failing.checked(Err::<(), ()>(()));
-    if !(0..2 * PARTS).all(|_| failing.takes()) {
-        return Err("a part skipped a call after its failure".into());
-    }
-    Ok(())
-}
 
 /// The real pages (the folder `HTREWRITE_CORPUS` names, else the vendored
 /// subset; a set variable that names no pages fails here rather than testing

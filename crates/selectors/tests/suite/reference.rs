@@ -471,7 +471,7 @@ fn check(doc: &str) -> Result<(), Failed> {
 
 /// Seeded documents from a small alphabet of tags (classes and ids among
 /// them), checked against the reference; part `part` of the run's cases
-/// ([`crate::common::Part`]).
+/// ([`htrewrite_testkit::Part`]).
 fn proptest_documents(part: usize) -> Result<(), Failed> {
     use proptest::prelude::*;
     let (seed, mut runner) = crate::common::seeded_runner(3000);
@@ -527,7 +527,7 @@ fn proptest_documents(part: usize) -> Result<(), Failed> {
         (1..12usize).prop_map(|n| "<div>".repeat(n)),
     ];
     let strategy = prop::collection::vec(piece, 0..40).prop_map(|v| v.concat());
-    let part = crate::common::Part::new(part);
+    let part = htrewrite_testkit::Part::new(part, crate::common::PARTS);
     runner
         .run(&strategy, |doc| {
             if !part.takes() {
